@@ -1,0 +1,244 @@
+//! The auditor: kept apart from the process code. It hears what happened (an event was
+//! minted, added to the queue, delivered, acted on) and keeps each event's life in a few
+//! bytes; the world tells it, from the durable state alone, which class each touched event
+//! is now in. From that it derives the counters, and the named invariants compare its
+//! tallies with the world's own state.
+
+use crate::ids::{EventId, EventKind};
+use serde::{Deserialize, Serialize};
+
+/// Where an event stands, judged from durable state and live process memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// Its task is not committed yet (or not even inserted).
+    Pending,
+    /// Its task will never exist (rolled back, or the writer died before COMMIT).
+    Aborted,
+    /// The business action happened at least once.
+    Effected,
+    /// Not acted on yet, but something durable or alive still carries it.
+    InFlight,
+    /// Committed, never acted on, and nothing can ever deliver it.
+    Lost,
+}
+
+const CLASSES: usize = 5;
+
+fn slot(c: Class) -> usize {
+    c as usize
+}
+
+/// The task an event belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TaskRef {
+    /// Not inserted yet (queue-first dual write adds before it inserts).
+    NotYet,
+    /// A row of `vazifalar`, by index.
+    Row(u32),
+    /// Given before the run starts (the exercises' prepared outbox).
+    Given,
+    /// No task: the event's own outbox row decides (a scripted INSERT).
+    OwnRow,
+}
+
+/// One event's life, in a few bytes so a million of them fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Life {
+    pub task: TaskRef,
+    pub intent: u32,
+    pub kind: EventKind,
+    pub adds: u16,
+    pub jobs_created: u16,
+    pub dedup_hits: u16,
+    pub deliveries: u16,
+    pub effects: u16,
+    pub class: Class,
+    pub committed_seen: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Auditor {
+    /// Indexed by event id; events are minted densely from 1 (slot 0 is unused).
+    lives: Vec<Life>,
+    /// Effects per (intent, kind): a duplicate effect is a second one for the same
+    /// client request, whatever event id carried it.
+    intent_effects: Vec<[u16; 2]>,
+    /// Highest event rank a consumer has seen per intent (0xff: none yet).
+    intent_rank: Vec<u8>,
+    class_counts: [u64; CLASSES],
+    pub committed_events: u64,
+    pub queue_adds: u64,
+    pub queue_dedup_hits: u64,
+    pub jobs_created: u64,
+    pub deliveries: u64,
+    pub effects: u64,
+    pub duplicate_deliveries: u64,
+    pub duplicate_effects: u64,
+    pub phantoms: u64,
+    pub reordered: u64,
+}
+
+impl Auditor {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn life_mut(&mut self, e: EventId) -> &mut Life {
+        &mut self.lives[e.index()]
+    }
+
+    pub fn life(&self, e: EventId) -> Option<&Life> {
+        if e.0 == 0 {
+            return None;
+        }
+        self.lives.get(e.index())
+    }
+
+    pub fn events(&self) -> impl Iterator<Item = (EventId, &Life)> {
+        self.lives.iter().enumerate().skip(1).map(|(i, l)| (EventId(i as u32), l))
+    }
+
+    /// A new event; ids must come densely, in order, from 1.
+    pub fn minted(&mut self, e: EventId, intent: u32, kind: EventKind, task: TaskRef) {
+        let life = Life {
+            task,
+            intent,
+            kind,
+            adds: 0,
+            jobs_created: 0,
+            dedup_hits: 0,
+            deliveries: 0,
+            effects: 0,
+            class: Class::Pending,
+            committed_seen: false,
+        };
+        if self.lives.is_empty() {
+            self.lives.push(Life { class: Class::Aborted, ..life });
+        }
+        assert_eq!(e.index(), self.lives.len(), "events are minted densely");
+        self.lives.push(life);
+        self.class_counts[slot(Class::Pending)] += 1;
+        let i = intent as usize;
+        if self.intent_effects.len() <= i {
+            self.intent_effects.resize(i + 1, [0, 0]);
+            self.intent_rank.resize(i + 1, 0xff);
+        }
+    }
+
+    pub fn task_inserted(&mut self, e: EventId, task_idx: u32) {
+        self.life_mut(e).task = TaskRef::Row(task_idx);
+    }
+
+    /// The event's task (and in outbox mode its row) committed.
+    pub fn committed(&mut self, e: EventId) {
+        let l = self.life_mut(e);
+        if !l.committed_seen {
+            l.committed_seen = true;
+            self.committed_events += 1;
+        }
+    }
+
+    pub fn queue_add(&mut self, e: EventId, created: bool) {
+        self.queue_adds += 1;
+        let l = self.life_mut(e);
+        l.adds = l.adds.saturating_add(1);
+        if created {
+            l.jobs_created = l.jobs_created.saturating_add(1);
+            let new_phantom = l.class == Class::Aborted && l.jobs_created == 1;
+            self.jobs_created += 1;
+            if new_phantom {
+                self.phantoms += 1;
+            }
+        } else {
+            l.dedup_hits = l.dedup_hits.saturating_add(1);
+            self.queue_dedup_hits += 1;
+        }
+    }
+
+    pub fn delivered(&mut self, e: EventId) {
+        self.deliveries += 1;
+        let l = self.life_mut(e);
+        l.deliveries = l.deliveries.saturating_add(1);
+        let (intent, rank, again) = (l.intent as usize, l.kind.rank(), l.deliveries > 1);
+        if again {
+            self.duplicate_deliveries += 1;
+        }
+        let seen = self.intent_rank[intent];
+        if seen != 0xff && seen > rank {
+            self.reordered += 1;
+        }
+        if seen == 0xff || seen < rank {
+            self.intent_rank[intent] = rank;
+        }
+    }
+
+    /// The business action for this event happened (committed, or sent outside).
+    pub fn effect(&mut self, e: EventId) {
+        self.effects += 1;
+        let l = self.life_mut(e);
+        l.effects = l.effects.saturating_add(1);
+        let (intent, kind) = (l.intent as usize, l.kind.rank() as usize);
+        let n = &mut self.intent_effects[intent][kind];
+        *n = n.saturating_add(1);
+        if *n > 1 {
+            self.duplicate_effects += 1;
+        }
+    }
+
+    /// The world's judgement of an event's class, from durable state.
+    pub fn classify(&mut self, e: EventId, c: Class) {
+        let l = self.life_mut(e);
+        let old = l.class;
+        if old == c {
+            return;
+        }
+        l.class = c;
+        let phantom_now = c == Class::Aborted && l.jobs_created > 0;
+        let phantom_before = old == Class::Aborted && l.jobs_created > 0;
+        self.class_counts[slot(old)] -= 1;
+        self.class_counts[slot(c)] += 1;
+        if phantom_now && !phantom_before {
+            self.phantoms += 1;
+        } else if phantom_before && !phantom_now {
+            self.phantoms -= 1;
+        }
+    }
+
+    pub fn count(&self, c: Class) -> u64 {
+        self.class_counts[slot(c)]
+    }
+
+    /// conservation: every committed event is acted on, in flight, or lost — each exactly
+    /// once — and the tally of commits heard equals the tally of classes judged.
+    pub fn check_conservation(&self) -> Result<(), String> {
+        let judged = self.count(Class::Effected) + self.count(Class::InFlight) + self.count(Class::Lost);
+        if judged != self.committed_events {
+            return Err(format!(
+                "conservation: {} committed events heard, but effected {} + in flight {} + lost {} = {}",
+                self.committed_events,
+                self.count(Class::Effected),
+                self.count(Class::InFlight),
+                self.count(Class::Lost),
+                judged
+            ));
+        }
+        Ok(())
+    }
+
+    /// effects-follow-deliveries (for queue-driven consumers): no event is acted on more
+    /// often than it was delivered.
+    pub fn check_event(&self, e: EventId, inbox_once: bool) -> Result<(), String> {
+        let Some(l) = self.life(e) else { return Ok(()) };
+        if l.effects > l.deliveries {
+            return Err(format!("effects-follow-deliveries: {e} acted on {} times, delivered {}", l.effects, l.deliveries));
+        }
+        if inbox_once && l.effects > 1 {
+            return Err(format!("inbox-once: {e} acted on {} times behind an inbox", l.effects));
+        }
+        if l.adds != l.jobs_created + l.dedup_hits {
+            return Err(format!("queue-adds: {e} adds {} != created {} + dedup {}", l.adds, l.jobs_created, l.dedup_hits));
+        }
+        Ok(())
+    }
+}

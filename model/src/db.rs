@@ -1,0 +1,949 @@
+//! PostgreSQL, as much of it as the lesson touches: READ COMMITTED transactions whose
+//! writes stay private until COMMIT, row locks, `FOR UPDATE` with `SKIP LOCKED`, `NOWAIT`
+//! or plain waiting (the waiter re-checks its WHERE clause on the row's newest version, as
+//! PostgreSQL's EvalPlanQual does), identity ids handed out at INSERT and visible at
+//! COMMIT, roles with grants, and a commit-ordered log for CDC.
+//!
+//! Each statement runs in one call. A statement that must wait for another transaction's
+//! row lock returns [`Exec::Blocked`] and keeps its progress in a cursor the caller owns;
+//! the caller calls again once that transaction has ended.
+
+use crate::ids::{EventId, EventKind, TxId};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// SQLSTATE codes the model can raise, as PostgreSQL names them.
+pub mod sqlstate {
+    pub const INSUFFICIENT_PRIVILEGE: &str = "42501";
+    pub const LOCK_NOT_AVAILABLE: &str = "55P03";
+    pub const DEADLOCK_DETECTED: &str = "40P01";
+    pub const IN_FAILED_TRANSACTION: &str = "25P02";
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SqlError {
+    pub code: String,
+    pub message: String,
+}
+
+impl SqlError {
+    fn new(code: &str, message: impl Into<String>) -> Self {
+        SqlError { code: code.to_string(), message: message.into() }
+    }
+}
+
+/// The result of one statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exec<T> {
+    Done(T),
+    /// Waiting for this transaction to end; call again afterwards.
+    Blocked(TxId),
+    Err(SqlError),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TxStatus {
+    Active,
+    /// A statement failed; everything but ROLLBACK now fails with 25P02.
+    Failed,
+    Committed,
+    Aborted,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The schema owner; the relay, worker and cleaner connect as it.
+    Owner,
+    /// `vazifalar_ilova`: INSERT on `vazifalar` and `outbox`, nothing else on the outbox.
+    App,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Table {
+    Vazifalar,
+    Outbox,
+    Inbox,
+    Amallar,
+}
+
+impl Table {
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::Vazifalar => "vazifalar",
+            Table::Outbox => "outbox",
+            Table::Inbox => "inbox",
+            Table::Amallar => "amallar",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Privilege {
+    Select,
+    Insert,
+    Update,
+    Delete,
+}
+
+/// How the relay's poll locks its rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LockMode {
+    /// `FOR UPDATE SKIP LOCKED` (the lesson's choice).
+    SkipLocked,
+    /// `FOR UPDATE NOWAIT`: error 55P03 on the first locked row.
+    Nowait,
+    /// `FOR UPDATE`: wait for the holder, then re-check the row.
+    Wait,
+    /// A plain `SELECT`: no row locks at all.
+    None,
+}
+
+/// What an UPDATE or DELETE on the outbox does to each row it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutboxChange {
+    /// The relay's mark: `tarqatilgan_vaqt = now(), urinishlar = urinishlar + 1`.
+    Published,
+    /// A failed publish: `urinishlar = urinishlar + 1`.
+    Attempt,
+    /// `tarqatilgan_vaqt = now()` alone (the app-role probe).
+    SetPublished,
+    /// `tarqatilgan_vaqt = NULL`: send it again.
+    Unpublish,
+    /// `DELETE`.
+    Delete,
+}
+
+/// A task row (`vazifalar`); its id is its index + 1.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct TaskRow {
+    pub egasi_id: u32,
+    /// Which client request made it (the lesson's loop index `i`).
+    pub intent: u32,
+    pub xmin: TxId,
+}
+
+/// The mutable part of an outbox row: what an UPDATE or DELETE changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OutboxData {
+    pub tarqatilgan_vaqt: Option<u64>,
+    pub urinishlar: u32,
+    pub deleted: bool,
+}
+
+/// An outbox row. `data` is the newest committed version; the lock holder's private
+/// version lives in `Db::pending` until it commits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OutboxRow {
+    pub hodisa: EventId,
+    pub kind: EventKind,
+    pub foydalanuvchi_id: u32,
+    /// `malumot`: the task's index and an amount, the payload the worker acts on.
+    pub task_intent: u32,
+    pub summa: u32,
+    pub yaratilgan_vaqt: u64,
+    pub xmin: TxId,
+    pub data: OutboxData,
+    /// The transaction holding the row lock (0: none).
+    lock: TxId,
+}
+
+impl OutboxRow {
+    /// The identity value (rows are stored by id).
+    pub fn id(&self, idx: u32) -> u64 {
+        idx as u64 + 1
+    }
+    pub fn lock(&self) -> Option<TxId> {
+        (self.lock != 0).then_some(self.lock)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+struct InboxSlot {
+    /// 0 when the slot is empty.
+    xmin: TxId,
+    ishlangan_vaqt: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ActionRow {
+    pub hodisa: EventId,
+    pub summa: u32,
+    pub xmin: TxId,
+}
+
+/// One committed transaction's outbox inserts, in commit order (what logical decoding
+/// hands a CDC connector).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct WalRecord {
+    pub lsn: u64,
+    pub tx: TxId,
+    pub events: Vec<EventId>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct TxWork {
+    role: Option<Role>,
+    session_role: Option<Role>,
+    start_tick: u64,
+    tasks: Vec<u32>,
+    outbox_inserted: Vec<u32>,
+    outbox_locked: Vec<u32>,
+    inbox: Vec<EventId>,
+    actions: Vec<u32>,
+}
+
+/// Progress of a row-locking or row-updating statement across waits.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Cursor {
+    pub started: bool,
+    /// Rows (outbox indexes) the statement's snapshot saw, in id order.
+    pub candidates: Vec<u32>,
+    pub pos: usize,
+    /// Rows returned or changed so far.
+    pub got: Vec<u32>,
+}
+
+/// What a COMMIT made durable, for the world's auditor.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommitOutcome {
+    pub committed: bool,
+    pub tasks: Vec<u32>,
+    pub events: Vec<EventId>,
+    pub touched_events: Vec<EventId>,
+    pub inbox: Vec<EventId>,
+    pub actions: Vec<(EventId, u32)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Db {
+    txs: Vec<TxStatus>,
+    work: BTreeMap<TxId, TxWork>,
+    pub tasks: Vec<TaskRow>,
+    pub outbox: Vec<OutboxRow>,
+    /// Private versions of locked rows, by outbox index.
+    pending: BTreeMap<u32, OutboxData>,
+    /// The partial index `outbox_tarqatilmagan`: committed rows not yet published.
+    unpublished: BTreeSet<u32>,
+    /// Outbox index by event, for lookups (u32::MAX: none).
+    by_event: Vec<u32>,
+    inbox: Vec<InboxSlot>,
+    pub actions: Vec<ActionRow>,
+    /// Committed counters kept as rows commit, so a snapshot never scans a table.
+    committed_tasks: u64,
+    committed_events: u64,
+    committed_inbox: u64,
+    committed_actions: u64,
+    balance: u64,
+    /// `GRANT SELECT (hodisa_id) ON outbox TO vazifalar_ilova` has been run.
+    pub app_can_read_hodisa_id: bool,
+    /// Retain the commit log (a replication slot exists).
+    pub wal_retain: bool,
+    pub wal: VecDeque<WalRecord>,
+    next_lsn: u64,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Default for Db {
+    fn default() -> Self {
+        Db {
+            // Tx 0 is a sentinel: committed, so it can own preloaded rows.
+            txs: vec![TxStatus::Committed],
+            work: BTreeMap::new(),
+            tasks: Vec::new(),
+            outbox: Vec::new(),
+            pending: BTreeMap::new(),
+            unpublished: BTreeSet::new(),
+            by_event: Vec::new(),
+            inbox: Vec::new(),
+            actions: Vec::new(),
+            committed_tasks: 0,
+            committed_events: 0,
+            committed_inbox: 0,
+            committed_actions: 0,
+            balance: 0,
+            app_can_read_hodisa_id: false,
+            wal_retain: false,
+            wal: VecDeque::new(),
+            next_lsn: 1,
+        }
+    }
+}
+
+impl Db {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    // ----- transactions -------------------------------------------------------------
+
+    pub fn begin(&mut self, role: Role, tick: u64) -> TxId {
+        let tx = self.txs.len() as TxId;
+        self.txs.push(TxStatus::Active);
+        self.work.insert(
+            tx,
+            TxWork { session_role: Some(role), start_tick: tick, ..TxWork::default() },
+        );
+        tx
+    }
+
+    pub fn status(&self, tx: TxId) -> TxStatus {
+        self.txs[tx as usize]
+    }
+
+    pub fn is_open(&self, tx: TxId) -> bool {
+        matches!(self.status(tx), TxStatus::Active | TxStatus::Failed)
+    }
+
+    pub fn open_transactions(&self) -> usize {
+        self.work.len()
+    }
+
+    /// `SET LOCAL ROLE`: lasts until the transaction ends.
+    pub fn set_local_role(&mut self, tx: TxId, role: Role) -> Exec<()> {
+        if let Err(e) = self.usable(tx) {
+            return Exec::Err(e);
+        }
+        if let Some(w) = self.work.get_mut(&tx) {
+            w.role = Some(role);
+        }
+        Exec::Done(())
+    }
+
+    fn role(&self, tx: TxId) -> Role {
+        let w = &self.work[&tx];
+        w.role.or(w.session_role).unwrap_or(Role::Owner)
+    }
+
+    /// `now()`: the transaction's start time, as in PostgreSQL.
+    pub fn now(&self, tx: TxId) -> u64 {
+        self.work.get(&tx).map(|w| w.start_tick).unwrap_or(0)
+    }
+
+    fn usable(&self, tx: TxId) -> Result<(), SqlError> {
+        match self.status(tx) {
+            TxStatus::Active => Ok(()),
+            TxStatus::Failed => Err(SqlError::new(
+                sqlstate::IN_FAILED_TRANSACTION,
+                "current transaction is aborted, commands ignored until end of transaction block",
+            )),
+            _ => Err(SqlError::new("25000", "no transaction in progress")),
+        }
+    }
+
+    /// A statement failed outside the database's own checks (a deadlock victim).
+    pub fn mark_failed(&mut self, tx: TxId) {
+        if self.status(tx) == TxStatus::Active {
+            self.txs[tx as usize] = TxStatus::Failed;
+        }
+    }
+
+    fn fail<T>(&mut self, tx: TxId, e: SqlError) -> Exec<T> {
+        if self.status(tx) == TxStatus::Active {
+            self.txs[tx as usize] = TxStatus::Failed;
+        }
+        Exec::Err(e)
+    }
+
+    /// Checks a privilege the way PostgreSQL words the refusal.
+    pub fn check(&self, tx: TxId, table: Table, p: Privilege) -> Result<(), SqlError> {
+        let allowed = match self.role(tx) {
+            Role::Owner => true,
+            Role::App => matches!(
+                (table, p),
+                (Table::Vazifalar, Privilege::Insert) | (Table::Outbox, Privilege::Insert)
+            ),
+        };
+        if allowed {
+            Ok(())
+        } else {
+            Err(SqlError::new(
+                sqlstate::INSUFFICIENT_PRIVILEGE,
+                format!("permission denied for table {}", table.name()),
+            ))
+        }
+    }
+
+    fn committed(&self, xmin: TxId) -> bool {
+        self.txs[xmin as usize] == TxStatus::Committed
+    }
+
+    // ----- writes -------------------------------------------------------------------
+
+    pub fn insert_task(&mut self, tx: TxId, egasi_id: u32, intent: u32) -> Exec<u64> {
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Vazifalar, Privilege::Insert)) {
+            return self.fail(tx, e);
+        }
+        // Identity: the id is taken now, whether or not the row ever commits.
+        let id = self.tasks.len() as u64 + 1;
+        self.tasks.push(TaskRow { egasi_id, intent, xmin: tx });
+        self.work.get_mut(&tx).expect("open tx").tasks.push((id - 1) as u32);
+        Exec::Done(id)
+    }
+
+    /// INSERT into the outbox. `returning` asks for `hodisa_id` back, which needs SELECT
+    /// on that column.
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert_event(
+        &mut self,
+        tx: TxId,
+        hodisa: EventId,
+        kind: EventKind,
+        foydalanuvchi_id: u32,
+        task_intent: u32,
+        summa: u32,
+        returning: bool,
+    ) -> Exec<u64> {
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, Privilege::Insert)) {
+            return self.fail(tx, e);
+        }
+        if returning && self.role(tx) == Role::App && !self.app_can_read_hodisa_id {
+            let e = SqlError::new(sqlstate::INSUFFICIENT_PRIVILEGE, "permission denied for table outbox");
+            return self.fail(tx, e);
+        }
+        let now = self.now(tx);
+        let idx = self.outbox.len() as u32;
+        self.outbox.push(OutboxRow {
+            hodisa,
+            kind,
+            foydalanuvchi_id,
+            task_intent,
+            summa,
+            yaratilgan_vaqt: now,
+            xmin: tx,
+            data: OutboxData { tarqatilgan_vaqt: None, urinishlar: 0, deleted: false },
+            lock: 0,
+        });
+        let e = hodisa.index();
+        if self.by_event.len() <= e {
+            self.by_event.resize(e + 1, NONE);
+        }
+        self.by_event[e] = idx;
+        self.work.get_mut(&tx).expect("open tx").outbox_inserted.push(idx);
+        Exec::Done(idx as u64 + 1)
+    }
+
+    /// Rows committed before the world starts (the exercises' given outbox).
+    pub fn preload_event(&mut self, hodisa: EventId, kind: EventKind, task_intent: u32, summa: u32) {
+        let tx = self.begin(Role::Owner, 0);
+        let r = self.insert_event(tx, hodisa, kind, 1, task_intent, summa, false);
+        debug_assert!(matches!(r, Exec::Done(_)));
+        self.commit(tx);
+    }
+
+    pub fn preload_task(&mut self, intent: u32) {
+        let tx = self.begin(Role::Owner, 0);
+        let _ = self.insert_task(tx, 1, intent);
+        self.commit(tx);
+    }
+
+    /// The relay's poll: `… WHERE tarqatilgan_vaqt IS NULL ORDER BY id LIMIT n` with the
+    /// given lock clause. Returns outbox indexes.
+    pub fn select_batch(&mut self, tx: TxId, mode: LockMode, limit: usize, c: &mut Cursor) -> Exec<Vec<u32>> {
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, Privilege::Select)) {
+            return self.fail(tx, e);
+        }
+        if mode != LockMode::None {
+            if let Err(e) = self.check(tx, Table::Outbox, Privilege::Update) {
+                return self.fail(tx, e);
+            }
+        }
+        match mode {
+            LockMode::None => {
+                let rows: Vec<u32> = self.unpublished.iter().take(limit).copied().collect();
+                Exec::Done(rows)
+            }
+            LockMode::SkipLocked => {
+                let mut got = Vec::new();
+                for &i in self.unpublished.iter() {
+                    if got.len() >= limit {
+                        break;
+                    }
+                    let row = &self.outbox[i as usize];
+                    match row.lock() {
+                        Some(h) if h != tx => continue,
+                        _ => got.push(i),
+                    }
+                }
+                for &i in &got {
+                    self.lock_row(tx, i);
+                }
+                Exec::Done(got)
+            }
+            LockMode::Nowait | LockMode::Wait => {
+                if !c.started {
+                    // The statement's snapshot: committed unpublished rows, in id order.
+                    c.started = true;
+                    c.candidates = self.unpublished.iter().copied().collect();
+                    c.pos = 0;
+                    c.got.clear();
+                }
+                while c.got.len() < limit && c.pos < c.candidates.len() {
+                    let i = c.candidates[c.pos];
+                    let row = &self.outbox[i as usize];
+                    if let Some(h) = row.lock() {
+                        if h != tx {
+                            if mode == LockMode::Nowait {
+                                let e = SqlError::new(
+                                    sqlstate::LOCK_NOT_AVAILABLE,
+                                    "could not obtain lock on row in relation \"outbox\"",
+                                );
+                                return self.fail(tx, e);
+                            }
+                            return Exec::Blocked(h);
+                        }
+                    }
+                    // Re-check the WHERE clause on the newest committed version.
+                    let d = row.data;
+                    c.pos += 1;
+                    if d.deleted || d.tarqatilgan_vaqt.is_some() {
+                        continue;
+                    }
+                    self.lock_row(tx, i);
+                    c.got.push(i);
+                }
+                Exec::Done(std::mem::take(&mut c.got))
+            }
+        }
+    }
+
+    fn lock_row(&mut self, tx: TxId, i: u32) {
+        let row = &mut self.outbox[i as usize];
+        if row.lock != tx {
+            debug_assert!(row.lock == 0);
+            row.lock = tx;
+            self.work.get_mut(&tx).expect("open tx").outbox_locked.push(i);
+        }
+    }
+
+    /// `UPDATE outbox SET … WHERE id = ANY($1)` (or DELETE), as `change` says. Rows are taken
+    /// in id order; a row another transaction holds makes the statement wait (then the newest
+    /// version is changed). Returns the number of rows changed.
+    pub fn update_outbox(&mut self, tx: TxId, rows: &[u32], change: OutboxChange, c: &mut Cursor) -> Exec<u64> {
+        let p = if change == OutboxChange::Delete { Privilege::Delete } else { Privilege::Update };
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, p)) {
+            return self.fail(tx, e);
+        }
+        if !c.started {
+            c.started = true;
+            let mut v = rows.to_vec();
+            v.sort_unstable();
+            v.dedup();
+            c.candidates = v;
+            c.pos = 0;
+            c.got.clear();
+        }
+        let now = self.now(tx);
+        while c.pos < c.candidates.len() {
+            let i = c.candidates[c.pos];
+            let row = &self.outbox[i as usize];
+            if !self.committed(row.xmin) && row.xmin != tx {
+                c.pos += 1;
+                continue;
+            }
+            if let Some(h) = row.lock() {
+                if h != tx {
+                    return Exec::Blocked(h);
+                }
+            }
+            let base = self.pending.get(&i).copied().unwrap_or(row.data);
+            c.pos += 1;
+            if base.deleted {
+                continue;
+            }
+            self.lock_row(tx, i);
+            let mut d = base;
+            match change {
+                OutboxChange::Published => {
+                    d.tarqatilgan_vaqt = Some(now);
+                    d.urinishlar += 1;
+                }
+                OutboxChange::Attempt => d.urinishlar += 1,
+                OutboxChange::SetPublished => d.tarqatilgan_vaqt = Some(now),
+                OutboxChange::Unpublish => d.tarqatilgan_vaqt = None,
+                OutboxChange::Delete => d.deleted = true,
+            }
+            self.pending.insert(i, d);
+            c.got.push(i);
+        }
+        let n = c.got.len() as u64;
+        c.got.clear();
+        Exec::Done(n)
+    }
+
+    /// The probes of the app-role check.
+    pub fn probe(&mut self, tx: TxId, table: Table, p: Privilege) -> Exec<u64> {
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, table, p)) {
+            return self.fail(tx, e);
+        }
+        match (table, p) {
+            (Table::Outbox, Privilege::Select) => Exec::Done(self.count_outbox_visible(tx)),
+            (Table::Vazifalar, Privilege::Select) => Exec::Done(self.count_tasks_visible(tx)),
+            (Table::Outbox, Privilege::Update | Privilege::Delete) => {
+                let rows: Vec<u32> = (0..self.outbox.len() as u32)
+                    .filter(|&i| {
+                        let r = &self.outbox[i as usize];
+                        self.committed(r.xmin) || r.xmin == tx
+                    })
+                    .collect();
+                let change = if p == Privilege::Delete { OutboxChange::Delete } else { OutboxChange::SetPublished };
+                self.update_outbox(tx, &rows, change, &mut Cursor::default())
+            }
+            _ => Exec::Done(0),
+        }
+    }
+
+    fn count_outbox_visible(&self, tx: TxId) -> u64 {
+        self.outbox
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| {
+                let mine = r.lock == tx;
+                let d = if mine { self.pending.get(&(*i as u32)).copied().unwrap_or(r.data) } else { r.data };
+                (self.committed(r.xmin) || r.xmin == tx) && !d.deleted
+            })
+            .count() as u64
+    }
+
+    fn count_tasks_visible(&self, tx: TxId) -> u64 {
+        self.tasks.iter().filter(|t| self.committed(t.xmin) || t.xmin == tx).count() as u64
+    }
+
+    /// `INSERT INTO inbox … ON CONFLICT DO NOTHING`. Waits for an uncommitted insert of
+    /// the same key; returns whether a row was inserted.
+    pub fn inbox_insert(&mut self, tx: TxId, hodisa: EventId, tick: u64) -> Exec<bool> {
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Inbox, Privilege::Insert)) {
+            return self.fail(tx, e);
+        }
+        let e = hodisa.index();
+        if self.inbox.len() <= e {
+            self.inbox.resize(e + 1, InboxSlot::default());
+        }
+        let slot = self.inbox[e];
+        if slot.xmin != 0 {
+            if slot.xmin == tx || self.committed(slot.xmin) {
+                return Exec::Done(false);
+            }
+            if self.is_open(slot.xmin) {
+                return Exec::Blocked(slot.xmin);
+            }
+        }
+        self.inbox[e] = InboxSlot { xmin: tx, ishlangan_vaqt: tick };
+        self.work.get_mut(&tx).expect("open tx").inbox.push(hodisa);
+        Exec::Done(true)
+    }
+
+    pub fn action_insert(&mut self, tx: TxId, hodisa: EventId, summa: u32) -> Exec<()> {
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Amallar, Privilege::Insert)) {
+            return self.fail(tx, e);
+        }
+        let idx = self.actions.len() as u32;
+        self.actions.push(ActionRow { hodisa, summa, xmin: tx });
+        self.work.get_mut(&tx).expect("open tx").actions.push(idx);
+        Exec::Done(())
+    }
+
+    // ----- end of transaction ----------------------------------------------------------
+
+    /// COMMIT. On a failed transaction PostgreSQL answers COMMIT with ROLLBACK.
+    pub fn commit(&mut self, tx: TxId) -> CommitOutcome {
+        if self.status(tx) != TxStatus::Active {
+            let mut out = self.rollback(tx);
+            out.committed = false;
+            return out;
+        }
+        let w = self.work.remove(&tx).expect("open tx");
+        self.txs[tx as usize] = TxStatus::Committed;
+        let mut out = CommitOutcome { committed: true, ..CommitOutcome::default() };
+        for &t in &w.tasks {
+            self.committed_tasks += 1;
+            out.tasks.push(t);
+        }
+        let mut wal_events = Vec::new();
+        for &i in &w.outbox_inserted {
+            let row = &self.outbox[i as usize];
+            self.committed_events += 1;
+            out.events.push(row.hodisa);
+            wal_events.push(row.hodisa);
+            if row.data.tarqatilgan_vaqt.is_none() && !row.data.deleted && row.lock == 0 {
+                self.unpublished.insert(i);
+            }
+        }
+        for &i in &w.outbox_locked {
+            let pending = self.pending.remove(&i);
+            let row = &mut self.outbox[i as usize];
+            row.lock = 0;
+            out.touched_events.push(row.hodisa);
+            if let Some(d) = pending {
+                if d.deleted && !row.data.deleted {
+                    self.committed_events -= 1;
+                }
+                row.data = d;
+            }
+            if row.data.tarqatilgan_vaqt.is_none() && !row.data.deleted {
+                self.unpublished.insert(i);
+            } else {
+                self.unpublished.remove(&i);
+            }
+        }
+        for &h in &w.inbox {
+            self.committed_inbox += 1;
+            out.inbox.push(h);
+        }
+        for &a in &w.actions {
+            let row = &self.actions[a as usize];
+            self.committed_actions += 1;
+            self.balance += row.summa as u64;
+            out.actions.push((row.hodisa, row.summa));
+        }
+        if self.wal_retain && !wal_events.is_empty() {
+            let lsn = self.next_lsn;
+            self.wal.push_back(WalRecord { lsn, tx, events: wal_events });
+        }
+        if !w.outbox_inserted.is_empty() {
+            self.next_lsn += 1;
+        }
+        out
+    }
+
+    /// ROLLBACK, also what happens when a connection dies with a transaction open.
+    pub fn rollback(&mut self, tx: TxId) -> CommitOutcome {
+        let mut out = CommitOutcome::default();
+        let Some(w) = self.work.remove(&tx) else {
+            return out;
+        };
+        self.txs[tx as usize] = TxStatus::Aborted;
+        for &i in &w.outbox_locked {
+            self.pending.remove(&i);
+            let row = &mut self.outbox[i as usize];
+            row.lock = 0;
+            out.touched_events.push(row.hodisa);
+        }
+        for &i in &w.outbox_inserted {
+            out.touched_events.push(self.outbox[i as usize].hodisa);
+        }
+        for &h in &w.inbox {
+            self.inbox[h.index()] = InboxSlot::default();
+            out.touched_events.push(h);
+        }
+        out
+    }
+
+    // ----- reads for the world, the auditor and the page -----------------------------
+
+    pub fn committed_tasks(&self) -> u64 {
+        self.committed_tasks
+    }
+    pub fn committed_events(&self) -> u64 {
+        self.committed_events
+    }
+    pub fn unpublished_len(&self) -> u64 {
+        self.unpublished.len() as u64
+    }
+    pub fn committed_inbox(&self) -> u64 {
+        self.committed_inbox
+    }
+    pub fn committed_actions(&self) -> u64 {
+        self.committed_actions
+    }
+    pub fn balance(&self) -> u64 {
+        self.balance
+    }
+    pub fn unpublished_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.unpublished.iter().copied()
+    }
+    pub fn oldest_unpublished(&self) -> Option<&OutboxRow> {
+        self.unpublished.iter().next().map(|&i| &self.outbox[i as usize])
+    }
+
+    pub fn task_committed(&self, task_idx: u32) -> bool {
+        self.tasks.get(task_idx as usize).is_some_and(|t| self.committed(t.xmin))
+    }
+    pub fn task_status(&self, task_idx: u32) -> TxStatus {
+        self.status(self.tasks[task_idx as usize].xmin)
+    }
+
+    /// The event's outbox row, if one was ever inserted.
+    pub fn event_row(&self, h: EventId) -> Option<&OutboxRow> {
+        let i = *self.by_event.get(h.index())?;
+        (i != NONE).then(|| &self.outbox[i as usize])
+    }
+
+    /// The event has a committed, undeleted outbox row not yet published.
+    pub fn event_unpublished(&self, h: EventId) -> bool {
+        self.event_row(h)
+            .is_some_and(|r| self.committed(r.xmin) && r.data.tarqatilgan_vaqt.is_none() && !r.data.deleted)
+    }
+
+    pub fn row_committed(&self, r: &OutboxRow) -> bool {
+        self.committed(r.xmin)
+    }
+
+    pub fn inbox_has(&self, h: EventId) -> bool {
+        self.inbox.get(h.index()).is_some_and(|s| s.xmin != 0 && self.committed(s.xmin))
+    }
+
+    /// Rows (outbox indexes) a transaction holds locked.
+    pub fn locked_by(&self, tx: TxId) -> Vec<u32> {
+        self.work.get(&tx).map(|w| w.outbox_locked.clone()).unwrap_or_default()
+    }
+
+    /// Drops the log up to and including `lsn` (a slot confirmed it).
+    pub fn wal_confirm(&mut self, lsn: u64) {
+        while self.wal.front().is_some_and(|r| r.lsn <= lsn) {
+            self.wal.pop_front();
+        }
+    }
+
+    /// Checks the database's own invariants; returns a description of the first broken one.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        // partial-index: the index holds exactly the committed, unpublished, live rows.
+        for (i, r) in self.outbox.iter().enumerate() {
+            let should = self.committed(r.xmin) && r.data.tarqatilgan_vaqt.is_none() && !r.data.deleted;
+            let id = i + 1;
+            if should != self.unpublished.contains(&(i as u32)) {
+                return Err(format!("partial-index: row {id} indexed={} should={should}", !should));
+            }
+            if let Some(h) = r.lock() {
+                if !self.is_open(h) {
+                    return Err(format!("locks-held-by-open-tx: row {id} locked by ended tx {h}"));
+                }
+            }
+        }
+        for i in self.pending.keys() {
+            if self.outbox[*i as usize].lock == 0 {
+                return Err(format!("private-writes: row {} has a pending version without a lock", i + 1));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(db: &mut Db, tx: TxId, n: u32) -> u64 {
+        match db.insert_event(tx, EventId(n), EventKind::Created, 1, n, 0, false) {
+            Exec::Done(id) => id,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn rollback_hides_both_rows_commit_shows_both() {
+        let mut db = Db::new();
+        let t = db.begin(Role::App, 1);
+        assert_eq!(db.insert_task(t, 1, 0), Exec::Done(1));
+        ev(&mut db, t, 1);
+        db.rollback(t);
+        assert_eq!((db.committed_tasks(), db.committed_events()), (0, 0));
+        let t = db.begin(Role::App, 2);
+        // Identity values are not given back on rollback: the next id is 2.
+        assert_eq!(db.insert_task(t, 1, 0), Exec::Done(2));
+        ev(&mut db, t, 2);
+        db.commit(t);
+        assert_eq!((db.committed_tasks(), db.committed_events(), db.unpublished_len()), (1, 1, 1));
+    }
+
+    #[test]
+    fn app_role_may_insert_but_not_read() {
+        let mut db = Db::new();
+        let t = db.begin(Role::Owner, 1);
+        assert_eq!(db.set_local_role(t, Role::App), Exec::Done(()));
+        ev(&mut db, t, 1);
+        match db.probe(t, Table::Outbox, Privilege::Select) {
+            Exec::Err(e) => assert_eq!(e.code, sqlstate::INSUFFICIENT_PRIVILEGE),
+            other => panic!("{other:?}"),
+        }
+        // The transaction is now aborted.
+        assert!(matches!(db.insert_task(t, 1, 0), Exec::Err(e) if e.code == sqlstate::IN_FAILED_TRANSACTION));
+        assert!(!db.commit(t).committed);
+    }
+
+    #[test]
+    fn skip_locked_hands_out_disjoint_rows() {
+        let mut db = Db::new();
+        for n in 1..=5 {
+            db.preload_event(EventId(n), EventKind::Created, n, 0);
+        }
+        let a = db.begin(Role::Owner, 1);
+        let b = db.begin(Role::Owner, 1);
+        let mut c = Cursor::default();
+        let ra = match db.select_batch(a, LockMode::SkipLocked, 3, &mut c) { Exec::Done(v) => v, o => panic!("{o:?}") };
+        let rb = match db.select_batch(b, LockMode::SkipLocked, 3, &mut Cursor::default()) { Exec::Done(v) => v, o => panic!("{o:?}") };
+        assert_eq!(ra, vec![0, 1, 2]);
+        assert_eq!(rb, vec![3, 4]);
+    }
+
+    #[test]
+    fn plain_for_update_waits_then_rechecks() {
+        let mut db = Db::new();
+        for n in 1..=4 {
+            db.preload_event(EventId(n), EventKind::Created, n, 0);
+        }
+        let a = db.begin(Role::Owner, 1);
+        let rows = match db.select_batch(a, LockMode::Wait, 2, &mut Cursor::default()) { Exec::Done(v) => v, o => panic!("{o:?}") };
+        let b = db.begin(Role::Owner, 1);
+        let mut cb = Cursor::default();
+        assert_eq!(db.select_batch(b, LockMode::Wait, 2, &mut cb), Exec::Blocked(a));
+        let mut cu = Cursor::default();
+        assert_eq!(db.update_outbox(a, &rows, OutboxChange::Published, &mut cu), Exec::Done(2));
+        db.commit(a);
+        // b re-checks rows 1 and 2 (now published), drops them and takes 3 and 4.
+        assert_eq!(db.select_batch(b, LockMode::Wait, 2, &mut cb), Exec::Done(vec![2, 3]));
+    }
+
+    #[test]
+    fn nowait_errors_on_a_locked_row() {
+        let mut db = Db::new();
+        db.preload_event(EventId(1), EventKind::Created, 1, 0);
+        let a = db.begin(Role::Owner, 1);
+        let _ = db.select_batch(a, LockMode::SkipLocked, 10, &mut Cursor::default());
+        let b = db.begin(Role::Owner, 1);
+        match db.select_batch(b, LockMode::Nowait, 10, &mut Cursor::default()) {
+            Exec::Err(e) => assert_eq!(e.code, sqlstate::LOCK_NOT_AVAILABLE),
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn concurrent_inbox_insert_waits_then_does_nothing() {
+        let mut db = Db::new();
+        let a = db.begin(Role::Owner, 1);
+        let b = db.begin(Role::Owner, 1);
+        assert_eq!(db.inbox_insert(a, EventId(7), 1), Exec::Done(true));
+        assert_eq!(db.inbox_insert(b, EventId(7), 1), Exec::Blocked(a));
+        db.commit(a);
+        assert_eq!(db.inbox_insert(b, EventId(7), 1), Exec::Done(false));
+    }
+
+    #[test]
+    fn inbox_insert_proceeds_when_the_other_rolls_back() {
+        let mut db = Db::new();
+        let a = db.begin(Role::Owner, 1);
+        let b = db.begin(Role::Owner, 1);
+        assert_eq!(db.inbox_insert(a, EventId(7), 1), Exec::Done(true));
+        db.rollback(a);
+        assert_eq!(db.inbox_insert(b, EventId(7), 1), Exec::Done(true));
+    }
+
+    #[test]
+    fn ids_commit_out_of_order() {
+        let mut db = Db::new();
+        let slow = db.begin(Role::Owner, 1);
+        let fast = db.begin(Role::Owner, 1);
+        assert_eq!(db.insert_event(slow, EventId(1), EventKind::Created, 1, 0, 0, false), Exec::Done(1));
+        assert_eq!(db.insert_event(fast, EventId(2), EventKind::Created, 1, 1, 0, false), Exec::Done(2));
+        db.commit(fast);
+        let visible: Vec<u32> = db.unpublished_ids().collect();
+        assert_eq!(visible, vec![1]); // only id 2 (index 1) is visible so far
+        db.commit(slow);
+        assert_eq!(db.unpublished_ids().collect::<Vec<_>>(), vec![0, 1]);
+    }
+}

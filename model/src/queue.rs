@@ -1,0 +1,426 @@
+//! A BullMQ queue on Redis, as its semantics matter to the outbox:
+//! - `add` with a `jobId` that exists in any state (waiting, active, completed, failed) is
+//!   ignored: BullMQ hands back the existing job. That is the relay's first line of
+//!   defence against its own republishes.
+//! - `removeOnComplete` / `removeOnFail` delete the job, and with it the id: a republish
+//!   after that makes a new job.
+//! - An active job whose worker died keeps its lock until the lock expires; the stalled
+//!   checker then moves it back to wait (`stalledCount + 1`), or to failed once it has
+//!   stalled more than `maxStalledCount` times.
+//! - Redis can be down: `add` fails fast, or hangs until Redis is back.
+
+use crate::ids::{EventId, ProcId};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "by", content = "n")]
+pub enum JobKey {
+    /// `jobId = hodisa_id`.
+    Event(u32),
+    /// No jobId given: BullMQ numbers the job itself.
+    Auto(u64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobState {
+    Waiting,
+    Active,
+    Completed,
+    Failed,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Job {
+    pub key: JobKey,
+    pub event: EventId,
+    pub summa: u32,
+    pub state: JobState,
+    pub worker: Option<ProcId>,
+    /// Lock token of the current delivery: a worker whose job was taken away can no
+    /// longer complete it.
+    pub token: u64,
+    /// When the lock of a dead worker runs out (None while its worker is alive).
+    pub lock_until: Option<u64>,
+    pub stalled_count: u32,
+    pub deliveries: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Health {
+    Up,
+    /// Connection refused: `add` rejects at once.
+    DownFailFast,
+    /// Redis accepts the connection but never answers: `add` does not return.
+    DownHang,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct QueueOptions {
+    pub remove_on_complete: bool,
+    pub remove_on_fail: bool,
+    /// BullMQ's default is 1.
+    pub max_stalled_count: u32,
+    pub lock_duration_ticks: u64,
+    pub stalled_interval_ticks: u64,
+}
+
+impl Default for QueueOptions {
+    fn default() -> Self {
+        QueueOptions {
+            remove_on_complete: false,
+            remove_on_fail: false,
+            max_stalled_count: 1,
+            lock_duration_ticks: 30,
+            stalled_interval_ticks: 30,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddResult {
+    Created(JobKey),
+    /// A job with that id already existed; nothing was added.
+    Duplicate(JobKey),
+    Refused,
+    Hangs,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StallOutcome {
+    BackToWait(EventId),
+    Failed(EventId),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Queue {
+    pub opts: QueueOptions,
+    pub health: Health,
+    jobs: BTreeMap<JobKey, Job>,
+    waiting: VecDeque<JobKey>,
+    next_auto: u64,
+    next_token: u64,
+    /// Auto-numbered jobs by event, so lookups never scan.
+    autos: BTreeMap<u32, Vec<JobKey>>,
+    /// Order in which jobs were created, capped (the exercise's "navbat: 1, 2, 4, 5, 3").
+    pub created_order: Vec<EventId>,
+    pub created_order_cap: usize,
+    counts: [u64; 4],
+}
+
+impl Queue {
+    pub fn new(opts: QueueOptions) -> Self {
+        Queue {
+            opts,
+            health: Health::Up,
+            jobs: BTreeMap::new(),
+            waiting: VecDeque::new(),
+            next_auto: 1,
+            next_token: 1,
+            autos: BTreeMap::new(),
+            created_order: Vec::new(),
+            created_order_cap: 1000,
+            counts: [0; 4],
+        }
+    }
+
+    fn slot(s: JobState) -> usize {
+        match s {
+            JobState::Waiting => 0,
+            JobState::Active => 1,
+            JobState::Completed => 2,
+            JobState::Failed => 3,
+        }
+    }
+
+    fn set_state(&mut self, key: JobKey, s: JobState) {
+        let j = self.jobs.get_mut(&key).expect("job");
+        self.counts[Self::slot(j.state)] -= 1;
+        j.state = s;
+        self.counts[Self::slot(s)] += 1;
+    }
+
+    fn remove(&mut self, key: JobKey) {
+        if let Some(j) = self.jobs.remove(&key) {
+            self.counts[Self::slot(j.state)] -= 1;
+            if let JobKey::Auto(_) = key {
+                if let Some(v) = self.autos.get_mut(&j.event.0) {
+                    v.retain(|k| *k != key);
+                    if v.is_empty() {
+                        self.autos.remove(&j.event.0);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `queue.add`. `job_id` is `Some(hodisa_id)` when the caller sets `jobId`.
+    pub fn add(&mut self, event: EventId, summa: u32, with_job_id: bool) -> AddResult {
+        match self.health {
+            Health::DownFailFast => return AddResult::Refused,
+            Health::DownHang => return AddResult::Hangs,
+            Health::Up => {}
+        }
+        let key = if with_job_id {
+            JobKey::Event(event.0)
+        } else {
+            self.next_auto += 1;
+            JobKey::Auto(self.next_auto - 1)
+        };
+        if self.jobs.contains_key(&key) {
+            return AddResult::Duplicate(key);
+        }
+        self.jobs.insert(
+            key,
+            Job {
+                key,
+                event,
+                summa,
+                state: JobState::Waiting,
+                worker: None,
+                token: 0,
+                lock_until: None,
+                stalled_count: 0,
+                deliveries: 0,
+            },
+        );
+        self.counts[0] += 1;
+        self.waiting.push_back(key);
+        if let JobKey::Auto(_) = key {
+            self.autos.entry(event.0).or_default().push(key);
+        }
+        if self.created_order.len() < self.created_order_cap {
+            self.created_order.push(event);
+        }
+        AddResult::Created(key)
+    }
+
+    pub fn has_waiting(&self) -> bool {
+        self.health == Health::Up && !self.waiting.is_empty()
+    }
+
+    /// The worker's blocking fetch: the oldest waiting job becomes active, locked to it.
+    pub fn take(&mut self, worker: ProcId) -> Option<(JobKey, u64)> {
+        if self.health != Health::Up {
+            return None;
+        }
+        let key = self.waiting.pop_front()?;
+        self.set_state(key, JobState::Active);
+        let token = self.next_token;
+        self.next_token += 1;
+        let j = self.jobs.get_mut(&key).expect("job");
+        j.worker = Some(worker);
+        j.token = token;
+        j.lock_until = None;
+        j.deliveries += 1;
+        Some((key, token))
+    }
+
+    pub fn job(&self, key: JobKey) -> Option<&Job> {
+        self.jobs.get(&key)
+    }
+
+    /// `moveToCompleted`. Fails ("Missing lock for job") when the lock was lost.
+    pub fn complete(&mut self, key: JobKey, token: u64) -> bool {
+        if self.health != Health::Up {
+            return false;
+        }
+        match self.jobs.get(&key) {
+            Some(j) if j.state == JobState::Active && j.token == token => {}
+            _ => return false,
+        }
+        if self.opts.remove_on_complete {
+            self.remove(key);
+        } else {
+            self.set_state(key, JobState::Completed);
+            let j = self.jobs.get_mut(&key).expect("job");
+            j.worker = None;
+        }
+        true
+    }
+
+    /// `moveToFailed` after the processor threw (attempts: 1).
+    pub fn fail(&mut self, key: JobKey, token: u64) -> bool {
+        match self.jobs.get(&key) {
+            Some(j) if j.state == JobState::Active && j.token == token => {}
+            _ => return false,
+        }
+        if self.opts.remove_on_fail {
+            self.remove(key);
+        } else {
+            self.set_state(key, JobState::Failed);
+            self.jobs.get_mut(&key).expect("job").worker = None;
+        }
+        true
+    }
+
+    /// The worker holding these jobs died: their locks run out after `lock_duration`.
+    pub fn worker_died(&mut self, worker: ProcId, now: u64) {
+        let until = now + self.opts.lock_duration_ticks;
+        for j in self.jobs.values_mut() {
+            if j.state == JobState::Active && j.worker == Some(worker) && j.lock_until.is_none() {
+                j.lock_until = Some(until);
+            }
+        }
+    }
+
+    /// Some active job belongs to a dead worker (its lock will run out).
+    pub fn has_orphaned_active(&self) -> bool {
+        self.count(JobState::Active) > 0 && self.jobs.values().any(|j| j.state == JobState::Active && j.lock_until.is_some())
+    }
+
+    /// The stalled-jobs checker.
+    pub fn check_stalled(&mut self, now: u64) -> Vec<StallOutcome> {
+        if self.health != Health::Up {
+            return Vec::new();
+        }
+        let expired: Vec<JobKey> = self
+            .jobs
+            .values()
+            .filter(|j| j.state == JobState::Active && j.lock_until.is_some_and(|t| t <= now))
+            .map(|j| j.key)
+            .collect();
+        let mut out = Vec::new();
+        for key in expired {
+            let j = self.jobs.get_mut(&key).expect("job");
+            j.stalled_count += 1;
+            j.worker = None;
+            j.lock_until = None;
+            let ev = j.event;
+            if j.stalled_count > self.opts.max_stalled_count {
+                out.push(StallOutcome::Failed(ev));
+                if self.opts.remove_on_fail {
+                    self.remove(key);
+                } else {
+                    self.set_state(key, JobState::Failed);
+                }
+            } else {
+                out.push(StallOutcome::BackToWait(ev));
+                self.set_state(key, JobState::Waiting);
+                // Stalled jobs go back to the head of the line.
+                self.waiting.push_front(key);
+            }
+        }
+        out
+    }
+
+    /// `queue.retryJobs({ state: 'failed' })`: an operator's way back from the failed set.
+    pub fn retry_failed(&mut self) -> Vec<EventId> {
+        let failed: Vec<JobKey> =
+            self.jobs.values().filter(|j| j.state == JobState::Failed).map(|j| j.key).collect();
+        let mut out = Vec::new();
+        for key in failed {
+            self.set_state(key, JobState::Waiting);
+            let j = self.jobs.get_mut(&key).expect("job");
+            j.stalled_count = 0;
+            out.push(j.event);
+            self.waiting.push_back(key);
+        }
+        out
+    }
+
+    /// Redis restarted without persistence: everything is gone.
+    pub fn lose_everything(&mut self) -> Vec<EventId> {
+        let evs = self.jobs.values().map(|j| j.event).collect();
+        self.jobs.clear();
+        self.waiting.clear();
+        self.autos.clear();
+        self.counts = [0; 4];
+        evs
+    }
+
+    pub fn len(&self) -> u64 {
+        self.jobs.len() as u64
+    }
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+    pub fn count(&self, s: JobState) -> u64 {
+        self.counts[Self::slot(s)]
+    }
+
+    /// Jobs for an event, in key order (one unless jobs were added without a jobId).
+    pub fn jobs_for(&self, ev: EventId) -> impl Iterator<Item = &Job> {
+        let direct = self.jobs.get(&JobKey::Event(ev.0));
+        let autos = self.autos.get(&ev.0).into_iter().flatten().filter_map(|k| self.jobs.get(k));
+        direct.into_iter().chain(autos)
+    }
+
+    /// Whether some job can still hand this event to a worker (waiting or active).
+    pub fn can_deliver(&self, ev: EventId) -> bool {
+        self.jobs_for(ev).any(|j| matches!(j.state, JobState::Waiting | JobState::Active))
+    }
+
+    pub fn jobs(&self) -> impl Iterator<Item = &Job> {
+        self.jobs.values()
+    }
+
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut c = [0u64; 4];
+        for j in self.jobs.values() {
+            c[Self::slot(j.state)] += 1;
+        }
+        if c != self.counts {
+            return Err(format!("queue-counts: counted {:?}, kept {:?}", c, self.counts));
+        }
+        if self.waiting.len() as u64 != c[0] {
+            return Err(format!("queue-wait-list: list {} vs waiting jobs {}", self.waiting.len(), c[0]));
+        }
+        for k in &self.waiting {
+            if self.jobs.get(k).map(|j| j.state) != Some(JobState::Waiting) {
+                return Err(format!("queue-wait-list: {k:?} listed but not waiting"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_id_dedup_holds_in_every_state_until_removed() {
+        let mut q = Queue::new(QueueOptions::default());
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Created(_)));
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Duplicate(_)));
+        let (k, t) = q.take(ProcId(0)).unwrap();
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Duplicate(_)));
+        assert!(q.complete(k, t));
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Duplicate(_)));
+        let mut q = Queue::new(QueueOptions { remove_on_complete: true, ..QueueOptions::default() });
+        q.add(EventId(1), 0, true);
+        let (k, t) = q.take(ProcId(0)).unwrap();
+        q.complete(k, t);
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Created(_)));
+    }
+
+    #[test]
+    fn dead_worker_job_stalls_back_then_fails() {
+        let mut q = Queue::new(QueueOptions::default());
+        q.add(EventId(1), 0, true);
+        q.take(ProcId(0)).unwrap();
+        q.worker_died(ProcId(0), 0);
+        assert!(q.check_stalled(10).is_empty(), "lock still held");
+        assert_eq!(q.check_stalled(30), vec![StallOutcome::BackToWait(EventId(1))]);
+        q.take(ProcId(0)).unwrap();
+        q.worker_died(ProcId(0), 30);
+        assert_eq!(q.check_stalled(60), vec![StallOutcome::Failed(EventId(1))]);
+        // The failed set keeps the id: a republish is swallowed.
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Duplicate(_)));
+        q.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn late_complete_after_stall_is_refused() {
+        let mut q = Queue::new(QueueOptions::default());
+        q.add(EventId(1), 0, true);
+        let (k, t) = q.take(ProcId(0)).unwrap();
+        q.worker_died(ProcId(0), 0);
+        q.check_stalled(30);
+        assert!(!q.complete(k, t));
+    }
+}

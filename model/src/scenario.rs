@@ -1,0 +1,519 @@
+//! Scenarios: configuration + workload + fault rules + timed actions + seed. Serialisable
+//! as JSON, so a run is reproducible from a link or a file. `model/README.md` documents the
+//! format; `presets()` holds the named ones.
+
+use crate::db::LockMode;
+use crate::queue::QueueOptions;
+use crate::world::{Action, Step};
+use serde::{Deserialize, Serialize};
+
+/// How the API writes a task and its event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApiMode {
+    /// INSERT + COMMIT, then `queue.add` (the lesson's §1).
+    DualWriteDbFirst,
+    /// `queue.add`, then INSERT + COMMIT (the lesson's "swap the order").
+    DualWriteQueueFirst,
+    /// Task and event in one transaction (the lesson's §3).
+    Outbox,
+}
+
+/// Which relay program runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RelayMode {
+    /// The lesson's relay: select, publish each, mark, commit (at-least-once).
+    Lesson,
+    /// Mark and commit first, publish after (at-most-once).
+    MarkFirst,
+}
+
+/// How the consumer guards its business action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkerMode {
+    /// No dedup: every delivery acts.
+    NoInbox,
+    /// The lesson's §6: inbox row and action in one transaction.
+    InboxSameTx,
+    /// Inbox committed in its own transaction, action in a second one.
+    InboxOwnTx,
+    /// Check the inbox, act and commit, then record the inbox row.
+    ActionThenInbox,
+    /// Inbox in a transaction, but the action is a call to an outside service
+    /// (email, payment API) made before COMMIT.
+    ExternalEffect,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RelayConfig {
+    pub mode: RelayMode,
+    pub lock: LockMode,
+    /// `partiya`: rows per poll.
+    pub partiya: u32,
+    pub poll_interval_ticks: u64,
+    /// Publish with `jobId = hodisa_id` (the lesson does).
+    pub job_id: bool,
+}
+
+impl Default for RelayConfig {
+    fn default() -> Self {
+        RelayConfig { mode: RelayMode::Lesson, lock: LockMode::SkipLocked, partiya: 100, poll_interval_ticks: 20, job_id: true }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub api: ApiMode,
+    /// The API connects as `vazifalar_ilova` (INSERT-only on the outbox).
+    pub api_app_role: bool,
+    /// Number of polling relays (0–3). Dual-write modes usually run none.
+    pub relays: u8,
+    pub relay: RelayConfig,
+    /// Number of workers (0–3).
+    pub workers: u8,
+    pub worker: WorkerMode,
+    /// The outside service dedups on `hodisa_id` (only for `external_effect`).
+    pub external_idempotency_key: bool,
+    pub queue: QueueOptions,
+    /// A killed process comes back by itself after this many ticks (None: only by hand).
+    pub restart_after_ticks: Option<u64>,
+    /// An unpublished row older than this counts as stuck.
+    pub stuck_after_ticks: u64,
+    /// Entries kept in the event log.
+    pub log_cap: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            api: ApiMode::Outbox,
+            api_app_role: true,
+            relays: 1,
+            relay: RelayConfig::default(),
+            workers: 1,
+            worker: WorkerMode::InboxSameTx,
+            external_idempotency_key: false,
+            queue: QueueOptions::default(),
+            restart_after_ticks: Some(5),
+            stuck_after_ticks: 500,
+            log_cap: 200,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Workload {
+    /// Client requests, one task each (the lesson's loop `for i in 0..100`).
+    pub tasks: u32,
+    /// Events already committed in the outbox when the run starts.
+    pub preloaded_events: u32,
+    /// `malumot.summa` of every event (the payment exercise's 50 000).
+    pub summa: u32,
+}
+
+impl Default for Workload {
+    fn default() -> Self {
+        Workload { tasks: 10, preloaded_events: 0, summa: 0 }
+    }
+}
+
+/// When a rule fires, judged at the moment the process reaches the step.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum When {
+    Always,
+    /// The n-th time (from 1) this process reaches the step.
+    Nth { n: u32 },
+    /// The task being handled has index `i` with `i % modulus == remainder` (the canon's
+    /// `i % 10 == 3`).
+    TaskIndexMod { modulus: u32, remainder: u32 },
+    /// The event being handled is this one (`h-N`, by N).
+    Event { event: u32 },
+}
+
+/// Standing rules of a scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "fault", deny_unknown_fields)]
+pub enum Fault {
+    /// Kill `process` when it reaches `step` and `when` holds, at most `times` times.
+    Kill { process: String, step: Step, when: When, times: Option<u32> },
+    /// Publishing event `h-event` fails this many times (u32::MAX: always, a poison event).
+    FailPublish { event: u32, times: u32 },
+    /// The API's business logic throws after its INSERTs: it rolls back instead of COMMIT.
+    ApiError { when: When },
+}
+
+/// An action at a given tick.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Timed {
+    pub at_tick: u64,
+    pub action: Action,
+}
+
+/// A statement of a scripted SQL session (the lesson's psql blocks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScriptStmt {
+    Begin,
+    SetRoleApp,
+    InsertTask,
+    InsertEvent,
+    InsertEventReturning,
+    SelectCountOutbox,
+    SelectCountTasks,
+    UpdateOutbox,
+    DeleteOutbox,
+    Commit,
+    Rollback,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default)]
+    pub summary: String,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub config: Config,
+    #[serde(default)]
+    pub workload: Workload,
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+    #[serde(default)]
+    pub schedule: Vec<Timed>,
+    /// A scripted SQL session run beside the processes.
+    #[serde(default)]
+    pub script: Vec<ScriptStmt>,
+    /// Run at most this many ticks.
+    #[serde(default = "default_max_ticks")]
+    pub max_ticks: u64,
+}
+
+fn default_max_ticks() -> u64 {
+    1_000_000
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            name: "custom".into(),
+            summary: String::new(),
+            seed: 1,
+            config: Config::default(),
+            workload: Workload::default(),
+            faults: Vec::new(),
+            schedule: Vec::new(),
+            script: Vec::new(),
+            max_ticks: default_max_ticks(),
+        }
+    }
+}
+
+/// Limits on what a scenario may ask for, so a hostile link cannot exhaust memory.
+pub const MAX_TASKS: u32 = 2_000_000;
+pub const MAX_RELAYS: u8 = 3;
+pub const MAX_WORKERS: u8 = 3;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The JSON path of the offending field (e.g. `config.relays`).
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl Scenario {
+    /// Parses and validates a scenario; errors name the field.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError {
+            field: json_error_field(text, &e),
+            message: e.to_string(),
+        })?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("scenario serialises")
+    }
+
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let err = |field: &str, message: String| Err(ScenarioError { field: field.into(), message });
+        if self.workload.tasks > MAX_TASKS {
+            return err("workload.tasks", format!("at most {MAX_TASKS}"));
+        }
+        if self.workload.preloaded_events > MAX_TASKS {
+            return err("workload.preloaded_events", format!("at most {MAX_TASKS}"));
+        }
+        if self.config.relays > MAX_RELAYS {
+            return err("config.relays", format!("at most {MAX_RELAYS}"));
+        }
+        if self.config.workers > MAX_WORKERS {
+            return err("config.workers", format!("at most {MAX_WORKERS}"));
+        }
+        if self.config.relay.partiya == 0 || self.config.relay.partiya > 10_000 {
+            return err("config.relay.partiya", "must be 1..=10000".into());
+        }
+        if self.config.queue.lock_duration_ticks == 0 || self.config.queue.stalled_interval_ticks == 0 {
+            return err("config.queue", "lock_duration_ticks and stalled_interval_ticks must be > 0".into());
+        }
+        if self.config.log_cap > 10_000 {
+            return err("config.log_cap", "at most 10000".into());
+        }
+        for (i, f) in self.faults.iter().enumerate() {
+            let when = match f {
+                Fault::Kill { process, when, .. } => {
+                    if crate::world::proc_index(&self.config, process, !self.script.is_empty()).is_none() {
+                        return err(&format!("faults[{i}].process"), format!("no process named {process:?} in this configuration"));
+                    }
+                    when
+                }
+                Fault::ApiError { when } => when,
+                Fault::FailPublish { .. } => continue,
+            };
+            if let When::TaskIndexMod { modulus: 0, .. } = when {
+                return err(&format!("faults[{i}].when.modulus"), "must be > 0".into());
+            }
+        }
+        for (i, t) in self.schedule.iter().enumerate() {
+            if let Some(p) = t.action.process() {
+                if crate::world::proc_index(&self.config, p, !self.script.is_empty()).is_none() {
+                    return err(&format!("schedule[{i}].action"), format!("no process named {p:?} in this configuration"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Finds the key being parsed where serde stopped, to name the field in the message.
+fn json_error_field(text: &str, e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    if let Some(rest) = msg.split("unknown field `").nth(1) {
+        return rest.split('`').next().unwrap_or("?").to_string();
+    }
+    if let Some(rest) = msg.split("missing field `").nth(1) {
+        return rest.split('`').next().unwrap_or("?").to_string();
+    }
+    // Otherwise: the last key before the error position.
+    let line = e.line().saturating_sub(1);
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i == line {
+            break;
+        }
+        offset += l.len();
+    }
+    let upto = (offset + e.column()).min(text.len());
+    let head = &text[..upto];
+    let mut keys = head.rmatch_indices("\":").map(|(i, _)| i);
+    if let Some(end) = keys.next() {
+        if let Some(start) = head[..end].rfind('"') {
+            return head[start + 1..end].to_string();
+        }
+    }
+    "(document)".into()
+}
+
+// ----- presets -----------------------------------------------------------------------
+
+fn kill(process: &str, step: Step, when: When, times: Option<u32>) -> Fault {
+    Fault::Kill { process: process.into(), step, when, times }
+}
+
+fn base(name: &str, summary: &str) -> Scenario {
+    Scenario { name: name.into(), summary: summary.into(), ..Scenario::default() }
+}
+
+/// The named presets, in teaching order.
+pub fn presets() -> Vec<Scenario> {
+    let mut v = Vec::new();
+
+    // Lesson §2: "100 tasks, every i % 10 == 3 the process dies after COMMIT, before the
+    // queue write" → "bazada 100 vazifa, navbatda 90 hodisa".
+    let mut s = base("canon-dual-write", "Dual write, DB first: the API dies after COMMIT for every i % 10 == 3 → DB 100, queue 90, lost 10");
+    s.config.api = ApiMode::DualWriteDbFirst;
+    s.config.api_app_role = false;
+    s.config.relays = 0;
+    s.config.worker = WorkerMode::NoInbox;
+    s.workload.tasks = 100;
+    s.faults.push(kill("api", Step::QueueAdd, When::TaskIndexMod { modulus: 10, remainder: 3 }, None));
+    v.push(s);
+
+    // Lesson §2: the same with the outbox → "relay tarqatdi: 100, navbatda: 100".
+    let mut s = base("canon-outbox", "Outbox: the same kills, but the event commits with the task; the relay publishes all → 100 and 100, lost 0");
+    s.workload.tasks = 100;
+    s.faults.push(kill("api", Step::Respond, When::TaskIndexMod { modulus: 10, remainder: 3 }, None));
+    v.push(s);
+
+    // Lesson §2: "o'sha hodisa qayta yuborildi → navbatda baribir 100 (jobId = hodisa_id)".
+    // The relay dies after adding its batch's first event, before COMMIT; its next poll
+    // adds that event again and BullMQ ignores the known jobId.
+    let mut s = base("canon-republish", "The relay dies after its first queue.add; the next poll republishes that event and jobId = hodisa_id absorbs it → still 100 jobs, 1 dedup hit");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 100;
+    s.config.workers = 0;
+    s.faults.push(kill("relay-1", Step::Publish, When::Nth { n: 2 }, Some(1)));
+    v.push(s);
+
+    // Lesson §9, exercise 2: five events, the publish of event 3 fails the first time.
+    let mut s = base("exercise-2", "Exercise 2: five events, publishing event 3 fails once; three polls return 4/1, 1/0, 0/0 and the queue order is 1, 2, 4, 5, 3");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 5;
+    s.config.workers = 0;
+    s.faults.push(Fault::FailPublish { event: 3, times: 1 });
+    v.push(s);
+
+    // Lesson §9, exercise 3: a 50 000 payment delivered three times, the first delivery
+    // dies in the middle of its transaction.
+    let mut s = base("exercise-3", "Exercise 3: a 50 000 payment delivered three times, the first dies mid-transaction; the inbox keeps the balance at 50 000");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 1;
+    s.workload.summa = 50_000;
+    // BullMQ fails a job that stalls more than maxStalledCount times; two stalls are needed
+    // for a third delivery.
+    s.config.queue.max_stalled_count = 2;
+    s.faults.push(kill("worker-1", Step::Commit, When::Nth { n: 1 }, Some(1)));
+    s.faults.push(kill("worker-1", Step::Complete, When::Nth { n: 1 }, Some(1)));
+    v.push(s);
+
+    // Lesson §4.1: "200 hodisa, ikki relay — har biri aynan bir marta".
+    let mut s = base("two-relays-skip-locked", "Two relays with FOR UPDATE SKIP LOCKED over 200 events: each published exactly once");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 200;
+    s.config.relays = 2;
+    s.config.relay.poll_interval_ticks = 1;
+    s.config.workers = 0;
+    v.push(s);
+
+    let mut s = base("two-relays-wait", "Two relays with plain FOR UPDATE: the second waits for the first to commit, re-checks, and skips rows already published");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 200;
+    s.config.relays = 2;
+    s.config.relay.lock = LockMode::Wait;
+    s.config.relay.poll_interval_ticks = 1;
+    s.config.workers = 0;
+    v.push(s);
+
+    let mut s = base("two-relays-nowait", "Two relays with FOR UPDATE NOWAIT: a collision is error 55P03 and a rolled-back poll");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 200;
+    s.config.relays = 2;
+    s.config.relay.lock = LockMode::Nowait;
+    s.config.relay.poll_interval_ticks = 1;
+    s.config.workers = 0;
+    v.push(s);
+
+    let mut s = base("two-relays-no-lock", "Two relays with a plain SELECT: both publish the same rows; jobId absorbs the second add while the job exists");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 200;
+    s.config.relays = 2;
+    s.config.relay.lock = LockMode::None;
+    s.config.relay.poll_interval_ticks = 1;
+    s.config.workers = 0;
+    v.push(s);
+
+    // Lesson §3.2: the task and its event are written, then ROLLBACK → both gone.
+    let mut s = base("rollback", "Task and event written in one transaction, then ROLLBACK: 0 tasks, 0 events");
+    s.workload.tasks = 1;
+    s.faults.push(Fault::ApiError { when: When::Always });
+    v.push(s);
+
+    // Lesson §3.2: the app role may INSERT into the outbox but not read it.
+    let mut s = base("app-role", "The INSERT-only app role: INSERT works, SELECT / UPDATE / DELETE on the outbox are denied (42501)");
+    s.workload.tasks = 0;
+    s.config.relays = 0;
+    s.config.workers = 0;
+    s.script = vec![
+        ScriptStmt::Begin,
+        ScriptStmt::SetRoleApp,
+        ScriptStmt::InsertEvent,
+        ScriptStmt::SelectCountOutbox,
+        ScriptStmt::Rollback,
+        ScriptStmt::Begin,
+        ScriptStmt::SetRoleApp,
+        ScriptStmt::UpdateOutbox,
+        ScriptStmt::Rollback,
+        ScriptStmt::Begin,
+        ScriptStmt::SetRoleApp,
+        ScriptStmt::DeleteOutbox,
+        ScriptStmt::Rollback,
+        ScriptStmt::Begin,
+        ScriptStmt::SetRoleApp,
+        ScriptStmt::InsertEventReturning,
+        ScriptStmt::Rollback,
+    ];
+    v.push(s);
+
+    let mut s = base("dual-write-queue-first", "Dual write, queue first: the API adds the event, then dies before COMMIT for every i % 10 == 3 → 10 phantom events for tasks that never existed");
+    s.config.api = ApiMode::DualWriteQueueFirst;
+    s.config.api_app_role = false;
+    s.config.relays = 0;
+    s.config.worker = WorkerMode::NoInbox;
+    s.workload.tasks = 100;
+    s.faults.push(kill("api", Step::Commit, When::TaskIndexMod { modulus: 10, remainder: 3 }, None));
+    v.push(s);
+
+    let mut s = base("at-most-once-relay", "Relay marks and commits first, publishes after: it dies between COMMIT and queue.add → those events are lost");
+    s.workload.tasks = 20;
+    s.config.relay.mode = RelayMode::MarkFirst;
+    s.config.relay.partiya = 5;
+    s.faults.push(kill("relay-1", Step::Publish, When::Nth { n: 1 }, Some(1)));
+    v.push(s);
+
+    let mut s = base("worker-no-inbox", "No inbox: the worker dies after its COMMIT, before acknowledging; the job is delivered again and the action runs twice");
+    s.workload.tasks = 10;
+    s.config.worker = WorkerMode::NoInbox;
+    s.faults.push(kill("worker-1", Step::Complete, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    v.push(s);
+
+    let mut s = base("worker-inbox-own-tx", "Inbox committed in its own transaction: the worker dies before the action; the redelivery is skipped as a duplicate and the action never happens");
+    s.workload.tasks = 10;
+    s.config.worker = WorkerMode::InboxOwnTx;
+    s.faults.push(kill("worker-1", Step::BeginSecond, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    v.push(s);
+
+    let mut s = base("worker-action-then-inbox", "Action committed first, inbox after: the worker dies between; the redelivery acts again");
+    s.workload.tasks = 10;
+    s.config.worker = WorkerMode::ActionThenInbox;
+    s.faults.push(kill("worker-1", Step::BeginSecond, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    v.push(s);
+
+    let mut s = base("worker-external-effect", "Side effect outside the transaction (an email): the worker dies after sending, before COMMIT; the email goes out twice");
+    s.workload.tasks = 10;
+    s.config.worker = WorkerMode::ExternalEffect;
+    s.faults.push(kill("worker-1", Step::Commit, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    v.push(s);
+
+    let mut s = base("worker-external-idempotency-key", "The same email, but the service takes hodisa_id as its Idempotency-Key: it sends once");
+    s.workload.tasks = 10;
+    s.config.worker = WorkerMode::ExternalEffect;
+    s.config.external_idempotency_key = true;
+    s.faults.push(kill("worker-1", Step::Commit, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    v.push(s);
+
+    let mut s = base("queue-down", "Redis refuses connections for a while: the relay's adds fail, urinishlar grows, nothing is lost; after Redis is back everything is published");
+    s.workload.tasks = 10;
+    s.schedule.push(Timed { at_tick: 1, action: Action::QueueDown { hang: false } });
+    s.schedule.push(Timed { at_tick: 300, action: Action::QueueUp });
+    v.push(s);
+
+    v
+}
+
+pub fn preset(name: &str) -> Option<Scenario> {
+    presets().into_iter().find(|s| s.name == name)
+}

@@ -1,0 +1,99 @@
+//! The one source of SQL text. Every statement a process of the model runs is here; the
+//! page's SQL panel shows these strings and the truth suite executes these same strings
+//! against a real PostgreSQL. Parameters are `$n` placeholders, as a driver sends them.
+
+/// The schema: tasks, the outbox with its partial index, the consumer's inbox and the
+/// business table the worker writes to.
+pub const SCHEMA: &str = "\
+CREATE TABLE vazifalar (
+    id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    egasi_id        bigint      NOT NULL,
+    matn            text        NOT NULL,
+    holat           text        NOT NULL DEFAULT 'yangi',
+    yaratilgan_vaqt timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE outbox (
+    id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    hodisa_id        uuid        NOT NULL DEFAULT gen_random_uuid() UNIQUE,
+    tur              text        NOT NULL,
+    foydalanuvchi_id bigint      NOT NULL,
+    malumot          jsonb       NOT NULL,
+    yaratilgan_vaqt  timestamptz NOT NULL DEFAULT now(),
+    tarqatilgan_vaqt timestamptz,
+    urinishlar       integer     NOT NULL DEFAULT 0
+);
+CREATE INDEX outbox_tarqatilmagan ON outbox (id) WHERE tarqatilgan_vaqt IS NULL;
+CREATE TABLE inbox (
+    hodisa_id      uuid PRIMARY KEY,
+    ishlangan_vaqt timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE amallar (
+    id        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    hodisa_id uuid   NOT NULL,
+    summa     bigint NOT NULL
+);";
+
+/// The application role: it may add tasks and events, and nothing else on the outbox.
+/// An identity column needs no sequence grant (a `serial` one would).
+pub const ROLES: &str = "\
+CREATE ROLE vazifalar_ilova NOLOGIN;
+GRANT INSERT ON vazifalar TO vazifalar_ilova;
+GRANT INSERT ON outbox TO vazifalar_ilova;";
+
+/// Lets the app role read back the one column `INSERT … RETURNING hodisa_id` returns.
+pub const GRANT_RETURNING: &str = "GRANT SELECT (hodisa_id) ON outbox TO vazifalar_ilova";
+
+pub const BEGIN: &str = "BEGIN";
+pub const COMMIT: &str = "COMMIT";
+pub const ROLLBACK: &str = "ROLLBACK";
+pub const SET_ROLE_APP: &str = "SET LOCAL ROLE vazifalar_ilova";
+
+/// $1 owner, $2 text.
+pub const INSERT_TASK: &str = "INSERT INTO vazifalar (egasi_id, matn) VALUES ($1, $2)";
+/// $1 hodisa_id (made by the app, so no RETURNING is needed), $2 type, $3 user, $4 payload.
+pub const INSERT_EVENT: &str =
+    "INSERT INTO outbox (hodisa_id, tur, foydalanuvchi_id, malumot) VALUES ($1, $2, $3, $4)";
+/// The same insert, asking for the generated id back.
+pub const INSERT_EVENT_RETURNING: &str =
+    "INSERT INTO outbox (tur, foydalanuvchi_id, malumot) VALUES ($1, $2, $3) RETURNING hodisa_id";
+
+/// The relay's poll: $1 batch size. The lock clause is one of [`LOCK_CLAUSES`].
+pub const SELECT_BATCH_HEAD: &str = "SELECT id, hodisa_id, tur, foydalanuvchi_id, malumot \
+FROM outbox WHERE tarqatilgan_vaqt IS NULL ORDER BY id LIMIT $1";
+pub const SELECT_BATCH_SKIP_LOCKED: &str = "SELECT id, hodisa_id, tur, foydalanuvchi_id, malumot \
+FROM outbox WHERE tarqatilgan_vaqt IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED";
+pub const SELECT_BATCH_NOWAIT: &str = "SELECT id, hodisa_id, tur, foydalanuvchi_id, malumot \
+FROM outbox WHERE tarqatilgan_vaqt IS NULL ORDER BY id LIMIT $1 FOR UPDATE NOWAIT";
+pub const SELECT_BATCH_WAIT: &str = "SELECT id, hodisa_id, tur, foydalanuvchi_id, malumot \
+FROM outbox WHERE tarqatilgan_vaqt IS NULL ORDER BY id LIMIT $1 FOR UPDATE";
+
+/// $1 bigint[] of ids that reached the queue.
+pub const MARK_PUBLISHED: &str = "UPDATE outbox SET tarqatilgan_vaqt = now(), \
+urinishlar = urinishlar + 1 WHERE id = ANY($1::bigint[])";
+/// $1 bigint[] of ids whose publish failed.
+pub const MARK_FAILED: &str =
+    "UPDATE outbox SET urinishlar = urinishlar + 1 WHERE id = ANY($1::bigint[])";
+
+/// The consumer's dedup: $1 hodisa_id.
+pub const INBOX_INSERT: &str = "INSERT INTO inbox (hodisa_id) VALUES ($1) ON CONFLICT DO NOTHING";
+/// The "action first" consumer's look-up: $1 hodisa_id.
+pub const INBOX_CHECK: &str = "SELECT 1 FROM inbox WHERE hodisa_id = $1";
+/// The business action: $1 hodisa_id, $2 amount.
+pub const ACTION_INSERT: &str = "INSERT INTO amallar (hodisa_id, summa) VALUES ($1, $2)";
+
+/// Cleanup of published rows: $1 retention in seconds.
+pub const CLEANUP: &str = "DELETE FROM outbox WHERE tarqatilgan_vaqt < now() - make_interval(secs => $1)";
+
+/// The probes the lesson's app-role check runs.
+pub const COUNT_OUTBOX: &str = "SELECT count(*) FROM outbox";
+pub const UPDATE_ALL_PUBLISHED: &str = "UPDATE outbox SET tarqatilgan_vaqt = now()";
+pub const DELETE_ALL: &str = "DELETE FROM outbox";
+pub const COUNT_TASKS: &str = "SELECT count(*) FROM vazifalar";
+
+/// Not SQL: the queue calls the processes make, shown beside the SQL in the page.
+pub const QUEUE_ADD: &str = "queue.add(tur, malumot, { jobId: hodisa_id })";
+pub const QUEUE_ADD_NO_ID: &str = "queue.add(tur, malumot)";
+pub const QUEUE_GET: &str = "worker: getNextJob()";
+pub const QUEUE_COMPLETE: &str = "job.moveToCompleted()";
+pub const EXTERNAL_CALL: &str = "POST https://pochta.example/send";
+pub const HTTP_POST: &str = "POST /vazifalar";

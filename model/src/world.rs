@@ -1,0 +1,1730 @@
+//! The world: the database, the queue, the processes, the clock, the PRNG and the auditor.
+//! Processes are small programs of labelled steps; every label is a kill point. Faults
+//! are actions like any other. Nothing here reads a clock or the OS: a scenario and its
+//! seed decide everything.
+
+use crate::auditor::{Auditor, Class, TaskRef};
+use crate::db::{Cursor, Db, Exec, LockMode, OutboxChange, Privilege, Role, SqlError, Table, TxStatus};
+use crate::ids::{EventId, EventKind, ProcId, TxId};
+use crate::queue::{AddResult, Health, JobKey, Queue, StallOutcome};
+use crate::rng::Rng;
+use crate::scenario::{ApiMode, Config, Fault, RelayMode, Scenario, ScriptStmt, When, WorkerMode};
+use crate::sql;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, VecDeque};
+
+/// A labelled step of some process's program. Every step is a kill point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    // client
+    Send,
+    Await,
+    // API, relay, worker
+    Begin,
+    InsertTask,
+    InsertEvent,
+    Commit,
+    QueueAdd,
+    Respond,
+    SelectBatch,
+    Publish,
+    MarkPublished,
+    MarkFailed,
+    Rollback,
+    Fetch,
+    InboxCheck,
+    InboxInsert,
+    Action,
+    ExternalCall,
+    BeginSecond,
+    CommitSecond,
+    Complete,
+    /// A statement of the scripted SQL session, by position.
+    Script(u8),
+}
+
+impl Step {
+    /// A stable number for the trace hash.
+    pub fn code(self) -> u64 {
+        use Step::*;
+        match self {
+            Send => 1,
+            Await => 2,
+            Begin => 3,
+            InsertTask => 4,
+            InsertEvent => 5,
+            Commit => 6,
+            QueueAdd => 7,
+            Respond => 8,
+            SelectBatch => 9,
+            Publish => 10,
+            MarkPublished => 11,
+            MarkFailed => 12,
+            Rollback => 13,
+            Fetch => 14,
+            InboxCheck => 15,
+            InboxInsert => 16,
+            Action => 17,
+            ExternalCall => 18,
+            BeginSecond => 19,
+            CommitSecond => 20,
+            Complete => 21,
+            Script(i) => 256 + i as u64,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcKind {
+    Client,
+    Api,
+    Relay,
+    Worker,
+    Session,
+}
+
+/// Actions: what the scheduler, a user or a fault rule can do to the world.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "action", deny_unknown_fields)]
+pub enum Action {
+    /// Let the scheduler pick a runnable process and run one step.
+    Tick,
+    /// Run one step of this process (must be runnable).
+    Step { process: String },
+    /// Kill the process now, wherever it is.
+    Kill { process: String },
+    /// Kill the process when it next reaches `step` (and `when` holds).
+    ArmKill { process: String, step: Step, when: When, times: Option<u32> },
+    /// Drop the armed kills of a process.
+    Disarm { process: String },
+    Restart { process: String },
+    /// Redis goes away: `add` is refused at once, or (hang) never returns.
+    QueueDown { hang: bool },
+    QueueUp,
+    /// Publishing `h-event` fails `times` more times.
+    FailPublish { event: u32, times: u32 },
+    /// An operator retries BullMQ's failed set.
+    RetryFailedJobs,
+}
+
+impl Action {
+    pub fn process(&self) -> Option<&str> {
+        match self {
+            Action::Step { process }
+            | Action::Kill { process }
+            | Action::ArmKill { process, .. }
+            | Action::Disarm { process }
+            | Action::Restart { process } => Some(process),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "on", content = "id")]
+pub enum Wait {
+    /// Waiting for this transaction's row lock to go.
+    Tx(TxId),
+    /// Waiting for a Redis that does not answer.
+    Queue,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Request {
+    pub intent: u32,
+    pub event: EventId,
+    /// The event reached the queue (dual write) — after that the API holds nothing.
+    pub added: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct HeldJob {
+    pub key: JobKey,
+    pub token: u64,
+    pub event: EventId,
+    pub summa: u32,
+    /// The inbox said "new" (None: not asked yet).
+    pub fresh: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Mem {
+    Client { next: u32, waiting: Option<u32>, reply: Option<bool> },
+    Api { req: Option<Request> },
+    Relay { batch: Vec<u32>, pos: usize, ok: Vec<u32>, bad: Vec<u32>, cursor: Cursor },
+    Worker { job: Option<HeldJob> },
+    Session { pos: usize },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Proc {
+    pub name: String,
+    pub kind: ProcKind,
+    pub program: Vec<Step>,
+    pub alive: bool,
+    pub pc: Step,
+    pub tx: Option<TxId>,
+    pub blocked: Option<Wait>,
+    pub sleep_until: u64,
+    pub restart_at: Option<u64>,
+    pub mem: Mem,
+    pub kills: u32,
+    /// Armed kill rules have already counted this arrival at `pc`.
+    arrived: bool,
+}
+
+/// One poll of a relay: what the lesson's `relay()` returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Poll {
+    pub tarqatildi: u32,
+    pub xato: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ArmedKill {
+    pub proc: ProcId,
+    pub step: Step,
+    pub when: When,
+    pub remaining: Option<u32>,
+    pub reached: u32,
+}
+
+/// What a step did, for the log, the trace and the page.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "what")]
+pub enum Note {
+    Ok,
+    Rows { n: u32 },
+    Inserted { inserted: bool },
+    Committed,
+    RolledBack,
+    Added { event: EventId, created: bool },
+    AddRefused { event: EventId },
+    PublishFailed { event: EventId },
+    Delivered { event: EventId },
+    Effect { event: EventId },
+    Skipped { event: EventId },
+    Completed { event: EventId, ok: bool },
+    Blocked { on: Wait },
+    Error { code: String },
+    Killed,
+    Restarted,
+    Stalled { event: EventId, failed: bool },
+    Reply { ok: bool },
+    Fault { text: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct LogEntry {
+    pub tick: u64,
+    pub proc: Option<ProcId>,
+    pub step: Option<Step>,
+    pub note: Note,
+}
+
+/// A scripted statement's outcome, as psql would print it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ScriptResult {
+    pub stmt: ScriptStmt,
+    pub sql: &'static str,
+    pub result: Result<u64, SqlError>,
+}
+
+/// How much the world checks after each step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckLevel {
+    /// Only classify touched events (what the counters need).
+    Off,
+    /// Touched events plus O(1) global invariants.
+    Touched,
+    /// Everything, including a full re-judgement of every event (tests).
+    Full,
+}
+
+/// The counters, with the JSON names the page and the sim print.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Counters {
+    pub tasks_in_db: u64,
+    pub events_in_outbox: u64,
+    pub events_unpublished: u64,
+    pub queue_adds: u64,
+    pub queue_dedup_hits: u64,
+    pub queue_jobs: u64,
+    pub deliveries: u64,
+    pub effects: u64,
+    pub lost: u64,
+    pub duplicate_deliveries: u64,
+    pub duplicate_effects: u64,
+    pub phantoms: u64,
+    pub reordered: u64,
+    pub stuck: u64,
+    pub oldest_unpublished_age_ticks: u64,
+    pub in_flight: u64,
+    pub balance: u64,
+    pub tick: u64,
+}
+
+/// Process names, in world order.
+pub fn proc_names(cfg: &Config, session: bool) -> Vec<String> {
+    let mut v = vec!["client".to_string(), "api".to_string()];
+    for i in 1..=cfg.relays {
+        v.push(format!("relay-{i}"));
+    }
+    for i in 1..=cfg.workers {
+        v.push(format!("worker-{i}"));
+    }
+    if session {
+        v.push("psql".to_string());
+    }
+    v
+}
+
+pub fn proc_index(cfg: &Config, name: &str, session: bool) -> Option<usize> {
+    proc_names(cfg, session).iter().position(|n| n == name)
+}
+
+/// The program (its labelled steps, error path last) of a process.
+pub fn program(kind: ProcKind, cfg: &Config, script_len: usize) -> Vec<Step> {
+    use Step::*;
+    match kind {
+        ProcKind::Client => vec![Send, Await],
+        ProcKind::Api => match cfg.api {
+            ApiMode::DualWriteDbFirst => vec![Begin, InsertTask, Commit, QueueAdd, Respond, Rollback],
+            ApiMode::DualWriteQueueFirst => vec![QueueAdd, Begin, InsertTask, Commit, Respond, Rollback],
+            ApiMode::Outbox => vec![Begin, InsertTask, InsertEvent, Commit, Respond, Rollback],
+        },
+        ProcKind::Relay => match cfg.relay.mode {
+            RelayMode::Lesson => vec![Begin, SelectBatch, Publish, MarkPublished, MarkFailed, Commit, Rollback],
+            RelayMode::MarkFirst => vec![Begin, SelectBatch, MarkPublished, Commit, Publish, Rollback],
+        },
+        ProcKind::Worker => match cfg.worker {
+            WorkerMode::NoInbox => vec![Fetch, Begin, Action, Commit, Complete, Rollback],
+            WorkerMode::InboxSameTx => vec![Fetch, Begin, InboxInsert, Action, Commit, Complete, Rollback],
+            WorkerMode::InboxOwnTx => {
+                vec![Fetch, Begin, InboxInsert, Commit, BeginSecond, Action, CommitSecond, Complete, Rollback]
+            }
+            WorkerMode::ActionThenInbox => {
+                vec![Fetch, InboxCheck, Begin, Action, Commit, BeginSecond, InboxInsert, CommitSecond, Complete, Rollback]
+            }
+            WorkerMode::ExternalEffect => vec![Fetch, Begin, InboxInsert, ExternalCall, Commit, Complete, Rollback],
+        },
+        ProcKind::Session => (0..script_len.min(255)).map(|i| Script(i as u8)).collect(),
+    }
+}
+
+/// The statement (or call) a step runs, from the one SQL source.
+pub fn step_sql(kind: ProcKind, cfg: &Config, step: Step, script: &[ScriptStmt]) -> &'static str {
+    use Step::*;
+    match (kind, step) {
+        (_, Begin) | (_, BeginSecond) => sql::BEGIN,
+        (_, Commit) | (_, CommitSecond) => sql::COMMIT,
+        (_, Rollback) => sql::ROLLBACK,
+        (ProcKind::Client, Send) => sql::HTTP_POST,
+        (ProcKind::Client, _) => "201 Created / 500",
+        (_, InsertTask) => sql::INSERT_TASK,
+        (_, InsertEvent) => sql::INSERT_EVENT,
+        (ProcKind::Api, QueueAdd) => sql::QUEUE_ADD_NO_ID,
+        (_, Respond) => "201 Created",
+        (_, SelectBatch) => match cfg.relay.lock {
+            LockMode::SkipLocked => sql::SELECT_BATCH_SKIP_LOCKED,
+            LockMode::Nowait => sql::SELECT_BATCH_NOWAIT,
+            LockMode::Wait => sql::SELECT_BATCH_WAIT,
+            LockMode::None => sql::SELECT_BATCH_HEAD,
+        },
+        (_, Publish) => {
+            if cfg.relay.job_id {
+                sql::QUEUE_ADD
+            } else {
+                sql::QUEUE_ADD_NO_ID
+            }
+        }
+        (_, MarkPublished) => match cfg.relay.mode {
+            RelayMode::Lesson => sql::MARK_PUBLISHED,
+            RelayMode::MarkFirst => sql::MARK_PUBLISHED,
+        },
+        (_, MarkFailed) => sql::MARK_FAILED,
+        (_, Fetch) => sql::QUEUE_GET,
+        (_, InboxCheck) => sql::INBOX_CHECK,
+        (_, InboxInsert) => sql::INBOX_INSERT,
+        (_, Action) => sql::ACTION_INSERT,
+        (_, ExternalCall) => sql::EXTERNAL_CALL,
+        (_, Complete) => sql::QUEUE_COMPLETE,
+        (_, Script(i)) => script.get(i as usize).map(|s| script_sql(*s)).unwrap_or(""),
+        _ => "",
+    }
+}
+
+pub fn script_sql(s: ScriptStmt) -> &'static str {
+    match s {
+        ScriptStmt::Begin => sql::BEGIN,
+        ScriptStmt::SetRoleApp => sql::SET_ROLE_APP,
+        ScriptStmt::InsertTask => sql::INSERT_TASK,
+        ScriptStmt::InsertEvent => sql::INSERT_EVENT,
+        ScriptStmt::InsertEventReturning => sql::INSERT_EVENT_RETURNING,
+        ScriptStmt::SelectCountOutbox => sql::COUNT_OUTBOX,
+        ScriptStmt::SelectCountTasks => sql::COUNT_TASKS,
+        ScriptStmt::UpdateOutbox => sql::UPDATE_ALL_PUBLISHED,
+        ScriptStmt::DeleteOutbox => sql::DELETE_ALL,
+        ScriptStmt::Commit => sql::COMMIT,
+        ScriptStmt::Rollback => sql::ROLLBACK,
+    }
+}
+
+const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct World {
+    pub cfg: Config,
+    pub tasks_total: u32,
+    pub summa: u32,
+    pub script: Vec<ScriptStmt>,
+    pub tick: u64,
+    pub rng: Rng,
+    pub db: Db,
+    pub queue: Queue,
+    pub procs: Vec<Proc>,
+    pub auditor: Auditor,
+    pub armed: Vec<ArmedKill>,
+    api_errors: Vec<When>,
+    publish_failures: Vec<(u32, u32)>,
+    schedule: VecDeque<(u64, Action)>,
+    next_event: u32,
+    next_stall_check: u64,
+    external_seen: BTreeSet<u32>,
+    pub log: VecDeque<LogEntry>,
+    pub polls: Vec<Vec<Poll>>,
+    pub script_results: Vec<ScriptResult>,
+    /// Every kill: which process, at which step, at which tick (capped).
+    pub kills: Vec<(ProcId, Step, u64)>,
+    pub trace_hash: u64,
+    pub steps: u64,
+    pub check: CheckLevel,
+    pub violations: Vec<String>,
+    touched: Vec<EventId>,
+}
+
+const POLL_HISTORY: usize = 64;
+
+/// The runnable processes of one tick, without an allocation.
+#[derive(Default)]
+struct Runnable {
+    ids: [u8; 16],
+    len: usize,
+}
+const MAX_VIOLATIONS: usize = 16;
+
+impl World {
+    pub fn new(s: &Scenario) -> World {
+        let cfg = s.config.clone();
+        let session = !s.script.is_empty();
+        let mut procs = Vec::new();
+        for name in proc_names(&cfg, session) {
+            let kind = if name == "client" {
+                ProcKind::Client
+            } else if name == "api" {
+                ProcKind::Api
+            } else if name.starts_with("relay") {
+                ProcKind::Relay
+            } else if name.starts_with("worker") {
+                ProcKind::Worker
+            } else {
+                ProcKind::Session
+            };
+            let program = program(kind, &cfg, s.script.len());
+            let pc = program.first().copied().unwrap_or(Step::Send);
+            let mem = Self::fresh_mem(kind, 0);
+            procs.push(Proc {
+                name,
+                kind,
+                program,
+                alive: true,
+                pc,
+                tx: None,
+                blocked: None,
+                sleep_until: 0,
+                restart_at: None,
+                mem,
+                kills: 0,
+                arrived: false,
+            });
+        }
+        let mut w = World {
+            tasks_total: s.workload.tasks,
+            summa: s.workload.summa,
+            script: s.script.clone(),
+            tick: 0,
+            rng: Rng::new(s.seed),
+            db: Db::new(),
+            queue: Queue::new(cfg.queue.clone()),
+            polls: vec![Vec::new(); procs.len()],
+            procs,
+            auditor: Auditor::new(),
+            armed: Vec::new(),
+            api_errors: Vec::new(),
+            publish_failures: Vec::new(),
+            schedule: VecDeque::new(),
+            next_event: 1,
+            next_stall_check: cfg.queue.stalled_interval_ticks,
+            external_seen: BTreeSet::new(),
+            log: VecDeque::new(),
+            script_results: Vec::new(),
+            kills: Vec::new(),
+            trace_hash: 0xcbf2_9ce4_8422_2325,
+            steps: 0,
+            check: CheckLevel::Touched,
+            violations: Vec::new(),
+            touched: Vec::new(),
+            cfg,
+        };
+        for f in &s.faults {
+            match f {
+                Fault::Kill { process, step, when, times } => {
+                    if let Some(p) = w.find(process) {
+                        w.armed.push(ArmedKill { proc: p, step: *step, when: when.clone(), remaining: *times, reached: 0 });
+                    }
+                }
+                Fault::FailPublish { event, times } => w.publish_failures.push((*event, *times)),
+                Fault::ApiError { when } => w.api_errors.push(when.clone()),
+            }
+        }
+        let mut sched: Vec<(u64, Action)> = s.schedule.iter().map(|t| (t.at_tick, t.action.clone())).collect();
+        sched.sort_by_key(|(t, _)| *t);
+        w.schedule = sched.into();
+        for _ in 0..s.workload.preloaded_events {
+            let e = w.mint(w.next_event.saturating_sub(1), EventKind::Created, TaskRef::Given);
+            let intent = e.0 - 1;
+            w.db.preload_event(e, EventKind::Created, intent, s.workload.summa);
+            w.auditor.committed(e);
+            w.touched.push(e);
+        }
+        w.reclassify_touched();
+        w
+    }
+
+    fn fresh_mem(kind: ProcKind, next: u32) -> Mem {
+        match kind {
+            ProcKind::Client => Mem::Client { next, waiting: None, reply: None },
+            ProcKind::Api => Mem::Api { req: None },
+            ProcKind::Relay => Mem::Relay { batch: Vec::new(), pos: 0, ok: Vec::new(), bad: Vec::new(), cursor: Cursor::default() },
+            ProcKind::Worker => Mem::Worker { job: None },
+            ProcKind::Session => Mem::Session { pos: 0 },
+        }
+    }
+
+    pub fn find(&self, name: &str) -> Option<ProcId> {
+        self.procs.iter().position(|p| p.name == name).map(|i| ProcId(i as u8))
+    }
+
+    fn mint(&mut self, intent: u32, kind: EventKind, task: TaskRef) -> EventId {
+        let e = EventId(self.next_event);
+        self.next_event += 1;
+        self.auditor.minted(e, intent, kind, task);
+        e
+    }
+
+    fn log(&mut self, proc: Option<ProcId>, step: Option<Step>, note: Note) {
+        if self.cfg.log_cap == 0 {
+            return;
+        }
+        if self.log.len() >= self.cfg.log_cap {
+            self.log.pop_front();
+        }
+        self.log.push_back(LogEntry { tick: self.tick, proc, step, note });
+    }
+
+    fn mix(&mut self, v: u64) {
+        for b in v.to_le_bytes() {
+            self.trace_hash ^= b as u64;
+            self.trace_hash = self.trace_hash.wrapping_mul(FNV_PRIME);
+        }
+    }
+
+    // ----- runnable? ------------------------------------------------------------------
+
+    fn api_index(&self) -> usize {
+        1
+    }
+
+    fn api_ready(&self) -> bool {
+        let a = &self.procs[self.api_index()];
+        a.alive && matches!(&a.mem, Mem::Api { req: None })
+    }
+
+    pub fn runnable(&self, i: usize) -> bool {
+        let p = &self.procs[i];
+        if !p.alive {
+            return false;
+        }
+        match p.blocked {
+            Some(Wait::Tx(t)) if self.db.is_open(t) => return false,
+            Some(Wait::Queue) if self.queue.health == Health::DownHang => return false,
+            _ => {}
+        }
+        match (&p.mem, p.pc) {
+            (Mem::Client { next, .. }, Step::Send) => *next < self.tasks_total && self.api_ready(),
+            (Mem::Client { reply, .. }, _) => reply.is_some(),
+            (Mem::Api { req }, _) => req.is_some(),
+            (Mem::Relay { .. }, Step::Begin) => self.tick >= p.sleep_until,
+            (Mem::Relay { .. }, _) => true,
+            (Mem::Worker { job: None }, _) => self.queue.has_waiting(),
+            (Mem::Worker { .. }, Step::Complete) => self.queue.health == Health::Up,
+            (Mem::Worker { .. }, _) => true,
+            (Mem::Session { pos }, _) => *pos < self.script.len(),
+        }
+    }
+
+    fn runnable_list(&self, out: &mut Runnable) {
+        out.len = 0;
+        for i in 0..self.procs.len() {
+            if self.runnable(i) {
+                out.ids[out.len] = i as u8;
+                out.len += 1;
+            }
+        }
+    }
+
+    /// Nothing is left to do: the client is done, nobody is mid-program, no row waits to be
+    /// published and (with workers) no job waits to be worked.
+    pub fn settled(&self) -> bool {
+        if !self.schedule.is_empty() || self.db.open_transactions() > 0 {
+            return false;
+        }
+        if self.db.unpublished_len() > 0 && self.cfg.relays > 0 {
+            return false;
+        }
+        if self.cfg.workers > 0 && (self.queue.count(crate::queue::JobState::Waiting) > 0 || self.queue.count(crate::queue::JobState::Active) > 0) {
+            return false;
+        }
+        self.procs.iter().all(|p| match &p.mem {
+            Mem::Client { next, waiting, .. } => *next >= self.tasks_total && waiting.is_none(),
+            Mem::Api { req } => req.is_none(),
+            Mem::Relay { batch, .. } => !p.alive || (p.pc == Step::Begin && batch.is_empty()),
+            Mem::Worker { job } => job.is_none(),
+            Mem::Session { pos } => *pos >= self.script.len() || !p.alive,
+        })
+    }
+
+    /// The next tick at which something sleeping wakes, if any.
+    fn next_wake(&self) -> Option<u64> {
+        let mut t: Option<u64> = None;
+        let mut consider = |v: u64| t = Some(t.map_or(v, |x: u64| x.min(v)));
+        for p in &self.procs {
+            if p.alive && p.kind == ProcKind::Relay && p.pc == Step::Begin && p.sleep_until > self.tick {
+                consider(p.sleep_until);
+            }
+            if let (false, Some(r)) = (p.alive, p.restart_at) {
+                consider(r.max(self.tick + 1));
+            }
+        }
+        if let Some((at, _)) = self.schedule.front() {
+            consider((*at).max(self.tick + 1));
+        }
+        // The stalled checker only changes something when a dead worker's lock can run out.
+        if self.queue.health == Health::Up && self.queue.has_orphaned_active() {
+            consider(self.next_stall_check.max(self.tick + 1));
+        }
+        t
+    }
+
+    // ----- the main loop --------------------------------------------------------------
+
+    /// One scheduler step: housekeeping, then one step of a runnable process chosen by the
+    /// PRNG. Returns false when nothing can ever happen again.
+    pub fn step(&mut self) -> bool {
+        let mut runnable = Runnable::default();
+        loop {
+            self.tick += 1;
+            self.housekeeping();
+            self.runnable_list(&mut runnable);
+            if runnable.len > 0 {
+                break;
+            }
+            match self.next_wake() {
+                Some(t) => self.tick = t.max(self.tick + 1) - 1,
+                None => {
+                    self.after_step();
+                    return false;
+                }
+            }
+        }
+        let pick = runnable.ids[self.rng.below(runnable.len as u64) as usize] as usize;
+        self.run_proc(pick);
+        self.after_step();
+        true
+    }
+
+    /// Runs until settled, stuck, or `max_ticks`.
+    pub fn run(&mut self, max_ticks: u64) {
+        while self.tick < max_ticks && !self.settled() {
+            if !self.step() {
+                break;
+            }
+        }
+    }
+
+    fn housekeeping(&mut self) {
+        while self.schedule.front().is_some_and(|(t, _)| *t <= self.tick) {
+            let (_, a) = self.schedule.pop_front().expect("front");
+            self.apply_now(&a);
+        }
+        for i in 0..self.procs.len() {
+            let p = &self.procs[i];
+            if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
+                self.restart(i);
+            }
+        }
+        if self.tick >= self.next_stall_check {
+            self.next_stall_check = self.tick + self.cfg.queue.stalled_interval_ticks;
+            for o in self.queue.check_stalled(self.tick) {
+                let (event, failed) = match o {
+                    StallOutcome::BackToWait(e) => (e, false),
+                    StallOutcome::Failed(e) => (e, true),
+                };
+                self.touched.push(event);
+                self.log(None, None, Note::Stalled { event, failed });
+            }
+        }
+    }
+
+    /// Applies a user's or a schedule's action. Errors are messages for the page.
+    pub fn apply(&mut self, a: &Action) -> Result<(), String> {
+        if let Some(name) = a.process() {
+            if self.find(name).is_none() {
+                return Err(format!("no process named {name:?}"));
+            }
+        }
+        match a {
+            Action::Tick => {
+                self.step();
+                return Ok(());
+            }
+            Action::Step { process } => {
+                let i = self.find(process).expect("checked").0 as usize;
+                if !self.runnable(i) {
+                    return Err(format!("{process} cannot run a step now"));
+                }
+                self.tick += 1;
+                self.housekeeping();
+                if self.runnable(i) {
+                    self.run_proc(i);
+                }
+                self.after_step();
+                return Ok(());
+            }
+            _ => {}
+        }
+        self.apply_now(a);
+        self.after_step();
+        Ok(())
+    }
+
+    fn apply_now(&mut self, a: &Action) {
+        match a {
+            Action::Tick | Action::Step { .. } => {}
+            Action::Kill { process } => {
+                if let Some(p) = self.find(process) {
+                    if self.procs[p.0 as usize].alive {
+                        self.kill(p.0 as usize);
+                    }
+                }
+            }
+            Action::ArmKill { process, step, when, times } => {
+                if let Some(p) = self.find(process) {
+                    self.armed.push(ArmedKill { proc: p, step: *step, when: when.clone(), remaining: *times, reached: 0 });
+                    self.log(Some(p), Some(*step), Note::Fault { text: "kill armed".into() });
+                }
+            }
+            Action::Disarm { process } => {
+                if let Some(p) = self.find(process) {
+                    self.armed.retain(|k| k.proc != p);
+                }
+            }
+            Action::Restart { process } => {
+                if let Some(p) = self.find(process) {
+                    if !self.procs[p.0 as usize].alive {
+                        self.restart(p.0 as usize);
+                    }
+                }
+            }
+            Action::QueueDown { hang } => {
+                self.queue.health = if *hang { Health::DownHang } else { Health::DownFailFast };
+                self.log(None, None, Note::Fault { text: if *hang { "queue hangs" } else { "queue down" }.into() });
+            }
+            Action::QueueUp => {
+                self.queue.health = Health::Up;
+                self.log(None, None, Note::Fault { text: "queue up".into() });
+            }
+            Action::FailPublish { event, times } => {
+                self.publish_failures.retain(|(e, _)| e != event);
+                self.publish_failures.push((*event, *times));
+                self.log(None, None, Note::Fault { text: format!("publish of h-{event} fails {times}×") });
+            }
+            Action::RetryFailedJobs => {
+                let evs = self.queue.retry_failed();
+                self.touched.extend(evs);
+                self.log(None, None, Note::Fault { text: "failed jobs retried".into() });
+            }
+        }
+        self.mix(0xFA);
+    }
+
+    /// Heals every fault: Redis up, every process restarted, armed kills and publish
+    /// failures dropped, failed jobs retried. What a team does after an incident.
+    pub fn heal(&mut self) {
+        self.queue.health = Health::Up;
+        self.armed.clear();
+        self.publish_failures.clear();
+        self.api_errors.clear();
+        for i in 0..self.procs.len() {
+            if !self.procs[i].alive {
+                self.restart(i);
+            }
+        }
+        let evs = self.queue.retry_failed();
+        self.touched.extend(evs);
+        self.after_step();
+    }
+
+    // ----- kills and restarts ---------------------------------------------------------
+
+    pub fn kill(&mut self, i: usize) {
+        let pid = ProcId(i as u8);
+        let tick = self.tick;
+        if let Some(tx) = self.procs[i].tx.take() {
+            // The connection is gone: PostgreSQL rolls the transaction back.
+            let out = self.db.rollback(tx);
+            self.touched.extend(out.touched_events);
+        }
+        let p = &mut self.procs[i];
+        p.alive = false;
+        p.blocked = None;
+        p.kills += 1;
+        p.arrived = false;
+        p.restart_at = self.cfg.restart_after_ticks.map(|d| tick + d.max(1));
+        let step = p.pc;
+        let kind = p.kind;
+        let old = std::mem::replace(&mut p.mem, Self::fresh_mem(kind, 0));
+        match old {
+            Mem::Client { next, waiting, .. } => {
+                // The workload's position is the client's durable state.
+                self.procs[i].mem = Mem::Client { next: next + waiting.map_or(0, |_| 1), waiting: None, reply: None };
+            }
+            Mem::Api { req: Some(r) } => {
+                self.touched.push(r.event);
+                self.reply_client(false);
+            }
+            Mem::Relay { batch, .. } => {
+                for r in batch {
+                    self.touched.push(self.db.outbox[r as usize].hodisa);
+                }
+            }
+            Mem::Worker { job } => {
+                self.queue.worker_died(pid, tick);
+                if let Some(j) = job {
+                    self.touched.push(j.event);
+                }
+            }
+            Mem::Session { pos } => {
+                self.procs[i].mem = Mem::Session { pos };
+            }
+            Mem::Api { req: None } => {}
+        }
+        if self.kills.len() < 10_000 {
+            self.kills.push((pid, step, tick));
+        }
+        let first = self.procs[i].program.first().copied().unwrap_or(step);
+        self.procs[i].pc = if kind == ProcKind::Session { step } else { first };
+        self.log(Some(pid), Some(step), Note::Killed);
+        self.mix(0xDEAD ^ i as u64);
+    }
+
+    fn restart(&mut self, i: usize) {
+        let p = &mut self.procs[i];
+        p.alive = true;
+        p.restart_at = None;
+        p.blocked = None;
+        p.arrived = false;
+        p.sleep_until = self.tick;
+        if p.kind == ProcKind::Session {
+            // The session's script goes on with its next statement, outside any transaction.
+            if let Mem::Session { pos } = &mut p.mem {
+                *pos += 1;
+                p.pc = Step::Script((*pos).min(255) as u8);
+            }
+        }
+        self.log(Some(ProcId(i as u8)), None, Note::Restarted);
+    }
+
+    fn reply_client(&mut self, ok: bool) {
+        if let Mem::Client { reply, waiting: Some(_), .. } = &mut self.procs[0].mem {
+            *reply = Some(ok);
+        }
+    }
+
+    // ----- rules ----------------------------------------------------------------------
+
+    /// The task index and event the process is handling now.
+    fn context(&self, i: usize) -> (Option<u32>, Option<EventId>) {
+        let p = &self.procs[i];
+        match &p.mem {
+            Mem::Client { next, waiting, .. } => (Some(waiting.unwrap_or(*next)), None),
+            Mem::Api { req } => (req.as_ref().map(|r| r.intent), req.as_ref().map(|r| r.event)),
+            Mem::Relay { batch, pos, .. } => {
+                let r = batch.get(*pos).or(batch.first());
+                match r {
+                    Some(&r) => {
+                        let row = &self.db.outbox[r as usize];
+                        (Some(row.task_intent), Some(row.hodisa))
+                    }
+                    None => (None, None),
+                }
+            }
+            Mem::Worker { job: Some(j) } => (self.auditor.life(j.event).map(|l| l.intent), Some(j.event)),
+            Mem::Worker { job: None } | Mem::Session { .. } => (None, None),
+        }
+    }
+
+    fn when_holds(when: &When, reached: u32, ctx: (Option<u32>, Option<EventId>)) -> bool {
+        match when {
+            When::Always => true,
+            When::Nth { n } => reached == *n,
+            When::TaskIndexMod { modulus, remainder } => {
+                ctx.0.is_some_and(|i| *modulus > 0 && i % modulus == *remainder)
+            }
+            When::Event { event } => ctx.1.is_some_and(|e| e.0 == *event),
+        }
+    }
+
+    /// Counts this arrival for the armed kills and reports whether one fires.
+    fn kill_fires(&mut self, i: usize) -> bool {
+        if self.procs[i].arrived || self.armed.is_empty() {
+            return false;
+        }
+        self.procs[i].arrived = true;
+        let pid = ProcId(i as u8);
+        let step = self.procs[i].pc;
+        let ctx = self.context(i);
+        let mut fire = false;
+        for k in self.armed.iter_mut() {
+            if k.proc != pid || k.step != step || k.remaining == Some(0) {
+                continue;
+            }
+            k.reached += 1;
+            if !fire && Self::when_holds(&k.when, k.reached, ctx) {
+                fire = true;
+                if let Some(r) = k.remaining.as_mut() {
+                    *r -= 1;
+                }
+            }
+        }
+        fire
+    }
+
+    // ----- running one step -----------------------------------------------------------
+
+    fn run_proc(&mut self, i: usize) {
+        self.steps += 1;
+        self.mix(self.tick ^ ((i as u64) << 56));
+        if self.kill_fires(i) {
+            self.kill(i);
+            return;
+        }
+        let before = self.procs[i].pc;
+        self.procs[i].blocked = None;
+        // What a worker or the API holds may change class with any of its steps.
+        match &self.procs[i].mem {
+            Mem::Worker { job: Some(j) } => self.touched.push(j.event),
+            Mem::Api { req: Some(r) } => self.touched.push(r.event),
+            _ => {}
+        }
+        match self.procs[i].kind {
+            ProcKind::Client => self.run_client(i),
+            ProcKind::Api => self.run_api(i),
+            ProcKind::Relay => self.run_relay(i),
+            ProcKind::Worker => self.run_worker(i),
+            ProcKind::Session => self.run_session(i),
+        }
+        let p = &mut self.procs[i];
+        if p.blocked.is_none() {
+            p.arrived = false;
+        }
+        let (b, s) = (before.code(), p.pc.code());
+        self.mix(b << 16 | s);
+    }
+
+    fn goto(&mut self, i: usize, s: Step) {
+        self.procs[i].pc = s;
+    }
+
+    fn block(&mut self, i: usize, w: Wait) {
+        // A wait that closes a cycle is a deadlock: PostgreSQL aborts a statement in it.
+        if let (Wait::Tx(mut t), Some(me)) = (w, self.procs[i].tx) {
+            let mut hops = 0;
+            loop {
+                if t == me {
+                    let e = SqlError { code: crate::db::sqlstate::DEADLOCK_DETECTED.into(), message: "deadlock detected".into() };
+                    self.db.mark_failed(me);
+                    self.log(Some(ProcId(i as u8)), Some(self.procs[i].pc), Note::Error { code: e.code });
+                    self.goto(i, Step::Rollback);
+                    return;
+                }
+                let holder = self.procs.iter().find(|p| p.tx == Some(t));
+                match holder.and_then(|p| p.blocked) {
+                    Some(Wait::Tx(next)) if hops < 16 => {
+                        t = next;
+                        hops += 1;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        self.procs[i].blocked = Some(w);
+        let step = self.procs[i].pc;
+        self.log(Some(ProcId(i as u8)), Some(step), Note::Blocked { on: w });
+    }
+
+    fn end_tx(&mut self, i: usize, commit: bool) -> crate::db::CommitOutcome {
+        let tx = self.procs[i].tx.take().expect("open transaction");
+        let out = if commit { self.db.commit(tx) } else { self.db.rollback(tx) };
+        self.touched.extend(out.touched_events.iter().copied());
+        self.touched.extend(out.events.iter().copied());
+        for &(e, _) in &out.actions {
+            self.auditor.effect(e);
+            self.touched.push(e);
+        }
+        for &e in &out.inbox {
+            self.touched.push(e);
+        }
+        let note = if out.committed { Note::Committed } else { Note::RolledBack };
+        let step = self.procs[i].pc;
+        self.log(Some(ProcId(i as u8)), Some(step), note);
+        out
+    }
+
+    fn begin(&mut self, i: usize, role: Role) {
+        let tx = self.db.begin(role, self.tick);
+        self.procs[i].tx = Some(tx);
+    }
+
+    fn sql_error(&mut self, i: usize, e: SqlError) {
+        let step = self.procs[i].pc;
+        self.log(Some(ProcId(i as u8)), Some(step), Note::Error { code: e.code });
+        self.goto(i, Step::Rollback);
+    }
+
+    fn run_client(&mut self, i: usize) {
+        let Mem::Client { next, waiting, reply } = self.procs[i].mem.clone() else { unreachable!() };
+        match self.procs[i].pc {
+            Step::Send => {
+                let e = self.mint(next, EventKind::Created, TaskRef::NotYet);
+                let a = self.api_index();
+                self.procs[a].mem = Mem::Api { req: Some(Request { intent: next, event: e, added: false }) };
+                self.procs[a].pc = self.procs[a].program[0];
+                self.procs[a].arrived = false;
+                self.procs[i].mem = Mem::Client { next, waiting: Some(next), reply: None };
+                self.touched.push(e);
+                self.goto(i, Step::Await);
+                self.log(Some(ProcId(i as u8)), Some(Step::Send), Note::Ok);
+            }
+            _ => {
+                let ok = reply.unwrap_or(false);
+                let n = waiting.map_or(next, |w| w + 1);
+                self.procs[i].mem = Mem::Client { next: n, waiting: None, reply: None };
+                self.goto(i, Step::Send);
+                self.log(Some(ProcId(i as u8)), Some(Step::Await), Note::Reply { ok });
+            }
+        }
+    }
+
+    fn api_req(&self, i: usize) -> Request {
+        match &self.procs[i].mem {
+            Mem::Api { req: Some(r) } => r.clone(),
+            _ => unreachable!("runnable API has a request"),
+        }
+    }
+
+    fn set_api_req(&mut self, i: usize, r: Option<Request>) {
+        self.procs[i].mem = Mem::Api { req: r };
+    }
+
+    fn api_finish(&mut self, i: usize, ok: bool) {
+        let r = self.api_req(i);
+        self.touched.push(r.event);
+        self.set_api_req(i, None);
+        self.reply_client(ok);
+        let first = self.procs[i].program[0];
+        self.goto(i, first);
+    }
+
+    fn run_api(&mut self, i: usize) {
+        let pid = Some(ProcId(i as u8));
+        let step = self.procs[i].pc;
+        let mut r = self.api_req(i);
+        let mode = self.cfg.api;
+        // The step after `s` in the API's program.
+        let next_after = |s: Step| -> Step {
+            match (mode, s) {
+                (ApiMode::DualWriteDbFirst, Step::Commit) => Step::QueueAdd,
+                (ApiMode::DualWriteQueueFirst, Step::QueueAdd) => Step::Begin,
+                _ => Step::Respond,
+            }
+        };
+        match step {
+            Step::Begin => {
+                let role = if self.cfg.api_app_role { Role::App } else { Role::Owner };
+                self.begin(i, role);
+                self.log(pid, Some(step), Note::Ok);
+                self.goto(i, Step::InsertTask);
+            }
+            Step::InsertTask => {
+                let tx = self.procs[i].tx.expect("tx");
+                match self.db.insert_task(tx, 1, r.intent) {
+                    Exec::Done(id) => {
+                        self.auditor.task_inserted(r.event, (id - 1) as u32);
+                        self.log(pid, Some(step), Note::Rows { n: 1 });
+                        let n = if mode == ApiMode::Outbox { Step::InsertEvent } else { Step::Commit };
+                        self.goto(i, n);
+                    }
+                    Exec::Err(e) => self.sql_error(i, e),
+                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+                }
+            }
+            Step::InsertEvent => {
+                let tx = self.procs[i].tx.expect("tx");
+                match self.db.insert_event(tx, r.event, EventKind::Created, 1, r.intent, self.summa, false) {
+                    Exec::Done(_) => {
+                        self.log(pid, Some(step), Note::Rows { n: 1 });
+                        self.goto(i, Step::Commit);
+                    }
+                    Exec::Err(e) => self.sql_error(i, e),
+                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+                }
+            }
+            Step::Commit => {
+                let ctx = (Some(r.intent), Some(r.event));
+                let throws = self.api_errors.iter().any(|w| Self::when_holds(w, 0, ctx));
+                if throws {
+                    // The handler throws after its INSERTs: the catch block rolls back.
+                    self.goto(i, Step::Rollback);
+                    self.run_api(i);
+                    return;
+                }
+                let out = self.end_tx(i, true);
+                self.touched.push(r.event);
+                if out.committed {
+                    self.auditor.committed(r.event);
+                    self.goto(i, next_after(Step::Commit));
+                } else {
+                    self.api_finish(i, false);
+                }
+            }
+            Step::QueueAdd => match self.queue.add(r.event, self.summa, false) {
+                res @ (AddResult::Created(_) | AddResult::Duplicate(_)) => {
+                    let created = matches!(res, AddResult::Created(_));
+                    self.auditor.queue_add(r.event, created);
+                    self.touched.push(r.event);
+                    r.added = true;
+                    self.set_api_req(i, Some(r.clone()));
+                    self.log(pid, Some(step), Note::Added { event: r.event, created });
+                    self.goto(i, next_after(Step::QueueAdd));
+                }
+                AddResult::Refused => {
+                    self.log(pid, Some(step), Note::AddRefused { event: r.event });
+                    // The error propagates: a DB-first API has committed already; a
+                    // queue-first one has written nothing.
+                    self.api_finish(i, false);
+                }
+                AddResult::Hangs => self.block(i, Wait::Queue),
+            },
+            Step::Respond => {
+                self.log(pid, Some(step), Note::Reply { ok: true });
+                self.api_finish(i, true);
+            }
+            Step::Rollback => {
+                if self.procs[i].tx.is_some() {
+                    self.end_tx(i, false);
+                }
+                self.api_finish(i, false);
+            }
+            _ => unreachable!("API step {step:?}"),
+        }
+    }
+
+    fn relay_mem(&mut self, i: usize) -> (&mut Vec<u32>, &mut usize, &mut Vec<u32>, &mut Vec<u32>, &mut Cursor) {
+        match &mut self.procs[i].mem {
+            Mem::Relay { batch, pos, ok, bad, cursor } => (batch, pos, ok, bad, cursor),
+            _ => unreachable!(),
+        }
+    }
+
+    fn relay_done(&mut self, i: usize) {
+        let (batch, pos, ok, bad, cursor) = self.relay_mem(i);
+        let poll = Poll { tarqatildi: ok.len() as u32, xato: bad.len() as u32 };
+        batch.clear();
+        *pos = 0;
+        ok.clear();
+        bad.clear();
+        *cursor = Cursor::default();
+        let h = &mut self.polls[i];
+        if h.len() >= POLL_HISTORY {
+            h.remove(0);
+        }
+        h.push(poll);
+        self.procs[i].sleep_until = self.tick + self.cfg.relay.poll_interval_ticks;
+        self.goto(i, Step::Begin);
+    }
+
+    /// Publishing one row; Some(ok) when the call returned, None when it hangs.
+    fn publish(&mut self, i: usize, row: u32) -> Option<bool> {
+        let pid = Some(ProcId(i as u8));
+        let (e, summa) = {
+            let r = &self.db.outbox[row as usize];
+            (r.hodisa, r.summa)
+        };
+        if let Some(f) = self.publish_failures.iter_mut().find(|(ev, n)| *ev == e.0 && *n > 0) {
+            if f.1 != u32::MAX {
+                f.1 -= 1;
+            }
+            self.log(pid, Some(Step::Publish), Note::PublishFailed { event: e });
+            return Some(false);
+        }
+        match self.queue.add(e, summa, self.cfg.relay.job_id) {
+            AddResult::Created(_) => {
+                self.auditor.queue_add(e, true);
+                self.touched.push(e);
+                self.log(pid, Some(Step::Publish), Note::Added { event: e, created: true });
+                Some(true)
+            }
+            AddResult::Duplicate(_) => {
+                self.auditor.queue_add(e, false);
+                self.touched.push(e);
+                self.log(pid, Some(Step::Publish), Note::Added { event: e, created: false });
+                Some(true)
+            }
+            AddResult::Refused => {
+                self.log(pid, Some(Step::Publish), Note::AddRefused { event: e });
+                Some(false)
+            }
+            AddResult::Hangs => None,
+        }
+    }
+
+    fn run_relay(&mut self, i: usize) {
+        let pid = Some(ProcId(i as u8));
+        let step = self.procs[i].pc;
+        let mark_first = self.cfg.relay.mode == RelayMode::MarkFirst;
+        match step {
+            Step::Begin => {
+                self.begin(i, Role::Owner);
+                self.goto(i, Step::SelectBatch);
+            }
+            Step::SelectBatch => {
+                let tx = self.procs[i].tx.expect("tx");
+                let mut cursor = std::mem::take(self.relay_mem(i).4);
+                let r = self.db.select_batch(tx, self.cfg.relay.lock, self.cfg.relay.partiya as usize, &mut cursor);
+                *self.relay_mem(i).4 = cursor;
+                match r {
+                    Exec::Done(rows) => {
+                        self.log(pid, Some(step), Note::Rows { n: rows.len() as u32 });
+                        let empty = rows.is_empty();
+                        let (batch, pos, _, _, c) = self.relay_mem(i);
+                        *batch = rows;
+                        *pos = 0;
+                        *c = Cursor::default();
+                        let n = match (empty, mark_first) {
+                            (true, _) => Step::Commit,
+                            (false, false) => Step::Publish,
+                            (false, true) => Step::MarkPublished,
+                        };
+                        self.goto(i, n);
+                    }
+                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+                    Exec::Err(e) => self.sql_error(i, e),
+                }
+            }
+            Step::Publish => {
+                let (batch, pos, ..) = self.relay_mem(i);
+                let row = batch[*pos];
+                match self.publish(i, row) {
+                    None => self.block(i, Wait::Queue),
+                    Some(ok) => {
+                        let (batch, pos, oks, bad, _) = self.relay_mem(i);
+                        if ok { oks.push(row) } else { bad.push(row) }
+                        *pos += 1;
+                        let done = *pos >= batch.len();
+                        let (has_ok, has_bad) = (!oks.is_empty(), !bad.is_empty());
+                        if mark_first {
+                            // The row is gone from memory now, published or not.
+                            let e = self.db.outbox[row as usize].hodisa;
+                            self.touched.push(e);
+                            if done {
+                                self.relay_done(i);
+                            }
+                        } else if done {
+                            let n = if has_ok { Step::MarkPublished } else if has_bad { Step::MarkFailed } else { Step::Commit };
+                            self.goto(i, n);
+                        }
+                    }
+                }
+            }
+            Step::MarkPublished | Step::MarkFailed => {
+                let tx = self.procs[i].tx.expect("tx");
+                let (batch, _, ok, bad, cursor) = self.relay_mem(i);
+                let rows = if mark_first { batch.clone() } else if step == Step::MarkPublished { ok.clone() } else { bad.clone() };
+                let has_bad = !bad.is_empty();
+                let mut c = std::mem::take(cursor);
+                let change = if step == Step::MarkPublished { OutboxChange::Published } else { OutboxChange::Attempt };
+                let r = self.db.update_outbox(tx, &rows, change, &mut c);
+                *self.relay_mem(i).4 = c;
+                match r {
+                    Exec::Done(n) => {
+                        self.log(pid, Some(step), Note::Rows { n: n as u32 });
+                        *self.relay_mem(i).4 = Cursor::default();
+                        let n = if step == Step::MarkPublished && has_bad && !mark_first { Step::MarkFailed } else { Step::Commit };
+                        self.goto(i, n);
+                    }
+                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+                    Exec::Err(e) => self.sql_error(i, e),
+                }
+            }
+            Step::Commit => {
+                let out = self.end_tx(i, true);
+                let nonempty = !self.relay_mem(i).0.is_empty();
+                if mark_first && out.committed && nonempty {
+                    if mark_first {
+                        // From here the rows say "published" and only this memory holds them.
+                        let (batch, pos, ..) = self.relay_mem(i);
+                        *pos = 0;
+                        let rows = batch.clone();
+                        let evs: Vec<EventId> = rows.iter().map(|&r| self.db.outbox[r as usize].hodisa).collect();
+                        self.touched.extend(evs);
+                    }
+                    self.goto(i, Step::Publish);
+                } else {
+                    self.relay_done(i);
+                }
+            }
+            Step::Rollback => {
+                if self.procs[i].tx.is_some() {
+                    self.end_tx(i, false);
+                }
+                let (_, _, ok, bad, _) = self.relay_mem(i);
+                // The poll failed as a whole: nothing it did counts.
+                ok.clear();
+                bad.clear();
+                self.relay_done(i);
+            }
+            _ => unreachable!("relay step {step:?}"),
+        }
+    }
+
+    fn job(&self, i: usize) -> HeldJob {
+        match &self.procs[i].mem {
+            Mem::Worker { job: Some(j) } => j.clone(),
+            _ => unreachable!("worker holds a job"),
+        }
+    }
+
+    fn set_fresh(&mut self, i: usize, v: bool) {
+        if let Mem::Worker { job: Some(j) } = &mut self.procs[i].mem {
+            j.fresh = Some(v);
+        }
+    }
+
+    fn run_worker(&mut self, i: usize) {
+        use WorkerMode::*;
+        let pid = ProcId(i as u8);
+        let step = self.procs[i].pc;
+        let mode = self.cfg.worker;
+        match step {
+            Step::Fetch => {
+                let Some((key, token)) = self.queue.take(pid) else { return };
+                let (event, summa) = {
+                    let j = self.queue.job(key).expect("taken job");
+                    (j.event, j.summa)
+                };
+                self.auditor.delivered(event);
+                self.touched.push(event);
+                self.procs[i].mem = Mem::Worker { job: Some(HeldJob { key, token, event, summa, fresh: None }) };
+                self.log(Some(pid), Some(step), Note::Delivered { event });
+                let n = if mode == ActionThenInbox { Step::InboxCheck } else { Step::Begin };
+                self.goto(i, n);
+            }
+            Step::InboxCheck => {
+                let j = self.job(i);
+                let seen = self.db.inbox_has(j.event);
+                self.set_fresh(i, !seen);
+                if seen {
+                    self.log(Some(pid), Some(step), Note::Skipped { event: j.event });
+                    self.goto(i, Step::Complete);
+                } else {
+                    self.log(Some(pid), Some(step), Note::Rows { n: 0 });
+                    self.goto(i, Step::Begin);
+                }
+            }
+            Step::Begin | Step::BeginSecond => {
+                self.begin(i, Role::Owner);
+                let n = match (mode, step) {
+                    (NoInbox, _) | (ActionThenInbox, Step::Begin) | (InboxOwnTx, Step::BeginSecond) => Step::Action,
+                    (ActionThenInbox, _) => Step::InboxInsert,
+                    _ => Step::InboxInsert,
+                };
+                self.goto(i, n);
+            }
+            Step::InboxInsert => {
+                let j = self.job(i);
+                let tx = self.procs[i].tx.expect("tx");
+                match self.db.inbox_insert(tx, j.event, self.tick) {
+                    Exec::Done(inserted) => {
+                        self.log(Some(pid), Some(step), Note::Inserted { inserted });
+                        if mode != ActionThenInbox {
+                            self.set_fresh(i, inserted);
+                        }
+                        let n = match (mode, inserted) {
+                            (InboxSameTx, true) => Step::Action,
+                            (ExternalEffect, true) => Step::ExternalCall,
+                            (ActionThenInbox, _) => Step::CommitSecond,
+                            _ => Step::Commit,
+                        };
+                        if !inserted && mode != ActionThenInbox {
+                            self.log(Some(pid), Some(step), Note::Skipped { event: j.event });
+                        }
+                        self.goto(i, n);
+                    }
+                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+                    Exec::Err(e) => self.sql_error(i, e),
+                }
+            }
+            Step::Action => {
+                let j = self.job(i);
+                let tx = self.procs[i].tx.expect("tx");
+                match self.db.action_insert(tx, j.event, j.summa) {
+                    Exec::Done(()) => {
+                        self.log(Some(pid), Some(step), Note::Rows { n: 1 });
+                        let n = if mode == InboxOwnTx { Step::CommitSecond } else { Step::Commit };
+                        self.goto(i, n);
+                    }
+                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+                    Exec::Err(e) => self.sql_error(i, e),
+                }
+            }
+            Step::ExternalCall => {
+                let j = self.job(i);
+                let dedup = self.cfg.external_idempotency_key && !self.external_seen.insert(j.event.0);
+                if !self.cfg.external_idempotency_key {
+                    self.external_seen.insert(j.event.0);
+                }
+                if dedup {
+                    self.log(Some(pid), Some(step), Note::Skipped { event: j.event });
+                } else {
+                    self.auditor.effect(j.event);
+                    self.touched.push(j.event);
+                    self.log(Some(pid), Some(step), Note::Effect { event: j.event });
+                }
+                self.goto(i, Step::Commit);
+            }
+            Step::Commit | Step::CommitSecond => {
+                let out = self.end_tx(i, true);
+                if !out.committed {
+                    self.goto(i, Step::Rollback);
+                    return;
+                }
+                let j = self.job(i);
+                let n = match (mode, step) {
+                    (InboxOwnTx, Step::Commit) if j.fresh == Some(true) => Step::BeginSecond,
+                    (ActionThenInbox, Step::Commit) => Step::BeginSecond,
+                    _ => Step::Complete,
+                };
+                self.goto(i, n);
+            }
+            Step::Complete => {
+                let j = self.job(i);
+                let ok = self.queue.complete(j.key, j.token);
+                self.touched.push(j.event);
+                self.log(Some(pid), Some(step), Note::Completed { event: j.event, ok });
+                self.procs[i].mem = Mem::Worker { job: None };
+                self.goto(i, Step::Fetch);
+            }
+            Step::Rollback => {
+                if self.procs[i].tx.is_some() {
+                    self.end_tx(i, false);
+                }
+                // The processor threw: BullMQ moves the job to failed (attempts: 1).
+                let j = self.job(i);
+                self.queue.fail(j.key, j.token);
+                self.touched.push(j.event);
+                self.procs[i].mem = Mem::Worker { job: None };
+                self.goto(i, Step::Fetch);
+            }
+            _ => unreachable!("worker step {step:?}"),
+        }
+    }
+
+    fn run_session(&mut self, i: usize) {
+        let Mem::Session { pos } = self.procs[i].mem else { unreachable!() };
+        let stmt = self.script[pos];
+        let pid = Some(ProcId(i as u8));
+        let result: Result<u64, SqlError> = match stmt {
+            ScriptStmt::Begin => {
+                if self.procs[i].tx.is_none() {
+                    self.begin(i, Role::Owner);
+                }
+                Ok(0)
+            }
+            ScriptStmt::Commit | ScriptStmt::Rollback => {
+                if self.procs[i].tx.is_some() {
+                    let out = self.end_tx(i, stmt == ScriptStmt::Commit);
+                    for e in out.events.clone() {
+                        self.auditor.committed(e);
+                    }
+                }
+                Ok(0)
+            }
+            _ => {
+                let tx = match self.procs[i].tx {
+                    Some(t) => t,
+                    None => {
+                        // Autocommit: a one-statement transaction.
+                        self.begin(i, Role::Owner);
+                        self.procs[i].tx.expect("tx")
+                    }
+                };
+                let r = match stmt {
+                    ScriptStmt::SetRoleApp => self.db.set_local_role(tx, Role::App).map(|_| 0),
+                    ScriptStmt::InsertTask => self.db.insert_task(tx, 1, 0).map(|_| 1),
+                    ScriptStmt::InsertEvent | ScriptStmt::InsertEventReturning => {
+                        let e = self.mint(0, EventKind::Completed, TaskRef::OwnRow);
+                        self.touched.push(e);
+                        self.db
+                            .insert_event(tx, e, EventKind::Completed, 1, 0, 0, stmt == ScriptStmt::InsertEventReturning)
+                            .map(|_| 1)
+                    }
+                    ScriptStmt::SelectCountOutbox => self.db.probe(tx, Table::Outbox, Privilege::Select),
+                    ScriptStmt::SelectCountTasks => self.db.probe(tx, Table::Vazifalar, Privilege::Select),
+                    ScriptStmt::UpdateOutbox => self.db.probe(tx, Table::Outbox, Privilege::Update),
+                    ScriptStmt::DeleteOutbox => self.db.probe(tx, Table::Outbox, Privilege::Delete),
+                    _ => unreachable!(),
+                };
+                match r {
+                    Exec::Done(n) => Ok(n),
+                    Exec::Err(e) => Err(e),
+                    Exec::Blocked(t) => {
+                        self.block(i, Wait::Tx(t));
+                        return;
+                    }
+                }
+            }
+        };
+        let note = match &result {
+            Ok(n) => Note::Rows { n: *n as u32 },
+            Err(e) => Note::Error { code: e.code.clone() },
+        };
+        self.log(pid, Some(Step::Script(pos as u8)), note);
+        self.script_results.push(ScriptResult { stmt, sql: script_sql(stmt), result });
+        let np = pos + 1;
+        self.procs[i].mem = Mem::Session { pos: np };
+        self.procs[i].pc = Step::Script(np.min(255) as u8);
+    }
+
+    // ----- judging events -------------------------------------------------------------
+
+    /// The class of an event, judged only from durable state and live process memory.
+    pub fn judge(&self, e: EventId) -> Class {
+        let Some(life) = self.auditor.life(e) else { return Class::Pending };
+        let api_holds = self.procs.iter().any(|p| {
+            p.alive && matches!(&p.mem, Mem::Api { req: Some(r) } if r.event == e)
+        });
+        let task = match life.task {
+            TaskRef::Given => TxStatus::Committed,
+            TaskRef::NotYet => {
+                if api_holds {
+                    TxStatus::Active
+                } else {
+                    TxStatus::Aborted
+                }
+            }
+            TaskRef::Row(t) => self.db.task_status(t),
+            TaskRef::OwnRow => self.db.event_row(e).map_or(TxStatus::Aborted, |r| self.db.status(r.xmin)),
+        };
+        match task {
+            TxStatus::Active | TxStatus::Failed => return Class::Pending,
+            TxStatus::Aborted => return Class::Aborted,
+            TxStatus::Committed => {}
+        }
+        if life.effects > 0 {
+            return Class::Effected;
+        }
+        if self.carried(e, api_holds) {
+            Class::InFlight
+        } else {
+            Class::Lost
+        }
+    }
+
+    /// Is there something durable, or a live process, that can still bring this event to
+    /// an effect?
+    fn carried(&self, e: EventId, api_holds: bool) -> bool {
+        let api_still_adds = api_holds
+            && self.procs.iter().any(|p| matches!(&p.mem, Mem::Api { req: Some(r) } if r.event == e && !r.added));
+        if api_still_adds || self.db.event_unpublished(e) {
+            return true;
+        }
+        let inbox_blocks = self.cfg.worker != WorkerMode::NoInbox && self.db.inbox_has(e);
+        if !inbox_blocks && self.queue.can_deliver(e) {
+            return true;
+        }
+        self.procs.iter().any(|p| {
+            p.alive
+                && match &p.mem {
+                    Mem::Relay { batch, pos, .. } => {
+                        self.cfg.relay.mode == RelayMode::MarkFirst
+                            && p.pc == Step::Publish
+                            && batch[*pos..].iter().any(|&r| self.db.outbox[r as usize].hodisa == e)
+                    }
+                    Mem::Worker { job: Some(j) } => j.event == e && j.fresh != Some(false),
+                    _ => false,
+                }
+        })
+    }
+
+    fn reclassify_touched(&mut self) {
+        let touched = std::mem::take(&mut self.touched);
+        for &e in &touched {
+            let c = self.judge(e);
+            self.auditor.classify(e, c);
+        }
+        if self.check != CheckLevel::Off {
+            let once = self.cfg.worker == WorkerMode::InboxSameTx;
+            for &e in &touched {
+                if let Err(v) = self.auditor.check_event(e, once) {
+                    self.violation(v);
+                }
+            }
+        }
+        self.touched = touched;
+        self.touched.clear();
+    }
+
+    fn violation(&mut self, v: String) {
+        if self.violations.len() < MAX_VIOLATIONS {
+            self.violations.push(format!("tick {}: {v}", self.tick));
+        }
+    }
+
+    fn after_step(&mut self) {
+        self.reclassify_touched();
+        if self.check == CheckLevel::Off {
+            return;
+        }
+        if let Err(v) = self.auditor.check_conservation() {
+            self.violation(v);
+        }
+        // no-orphan-transaction: every open transaction belongs to a live process.
+        let held = self.procs.iter().filter(|p| p.tx.is_some()).count();
+        if held != self.db.open_transactions() || self.procs.iter().any(|p| !p.alive && p.tx.is_some()) {
+            self.violation(format!("no-orphan-transaction: {} open, {} held by processes", self.db.open_transactions(), held));
+        }
+        if self.check == CheckLevel::Full {
+            self.check_full();
+        }
+    }
+
+    /// Every named invariant, over the whole world.
+    pub fn check_full(&mut self) {
+        let mut found = Vec::new();
+        if let Err(v) = self.db.check_invariants() {
+            found.push(v);
+        }
+        if let Err(v) = self.queue.check_invariants() {
+            found.push(v);
+        }
+        let evs: Vec<(EventId, Class)> = self.auditor.events().map(|(e, l)| (e, l.class)).collect();
+        for (e, kept) in evs {
+            let now = self.judge(e);
+            if now != kept {
+                found.push(format!("classification-current: {e} kept as {kept:?}, judged {now:?}"));
+                break;
+            }
+        }
+        if self.auditor.jobs_created < self.queue.len() {
+            found.push(format!("queue-jobs-accounted: {} jobs in Redis, {} ever created", self.queue.len(), self.auditor.jobs_created));
+        }
+        if self.db.committed_actions() as u64 > self.auditor.effects {
+            found.push("effects-accounted: more committed actions than effects heard".into());
+        }
+        for v in found {
+            self.violation(v);
+        }
+    }
+
+    // ----- reading ----------------------------------------------------------------------
+
+    pub fn counters(&self) -> Counters {
+        let mut stuck = 0;
+        let mut oldest = None::<u64>;
+        for i in self.db.unpublished_ids() {
+            let r = &self.db.outbox[i as usize];
+            let age = self.tick.saturating_sub(r.yaratilgan_vaqt);
+            if age > self.cfg.stuck_after_ticks {
+                stuck += 1;
+            }
+            oldest = Some(oldest.map_or(age, |o| o.max(age)));
+        }
+        let a = &self.auditor;
+        Counters {
+            tasks_in_db: self.db.committed_tasks(),
+            events_in_outbox: self.db.committed_events(),
+            events_unpublished: self.db.unpublished_len(),
+            queue_adds: a.queue_adds,
+            queue_dedup_hits: a.queue_dedup_hits,
+            queue_jobs: self.queue.len(),
+            deliveries: a.deliveries,
+            effects: a.effects,
+            lost: a.count(Class::Lost),
+            duplicate_deliveries: a.duplicate_deliveries,
+            duplicate_effects: a.duplicate_effects,
+            phantoms: a.phantoms,
+            reordered: a.reordered,
+            stuck,
+            oldest_unpublished_age_ticks: oldest.unwrap_or(0),
+            in_flight: a.count(Class::InFlight),
+            balance: self.db.balance(),
+            tick: self.tick,
+        }
+    }
+
+    /// The process actions enabled now (what the page may offer).
+    pub fn enabled(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        for (i, p) in self.procs.iter().enumerate() {
+            let process = p.name.clone();
+            if self.runnable(i) {
+                v.push(Action::Step { process: process.clone() });
+            }
+            if p.alive {
+                v.push(Action::Kill { process: process.clone() });
+            } else {
+                v.push(Action::Restart { process: process.clone() });
+            }
+        }
+        v.push(if self.queue.health == Health::Up { Action::QueueDown { hang: false } } else { Action::QueueUp });
+        if self.queue.count(crate::queue::JobState::Failed) > 0 {
+            v.push(Action::RetryFailedJobs);
+        }
+        v
+    }
+}
+
+impl<T> Exec<T> {
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Exec<U> {
+        match self {
+            Exec::Done(t) => Exec::Done(f(t)),
+            Exec::Blocked(t) => Exec::Blocked(t),
+            Exec::Err(e) => Exec::Err(e),
+        }
+    }
+}

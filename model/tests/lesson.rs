@@ -1,0 +1,127 @@
+//! The lesson's own numbers (`shared/seed/000_…txt`), reproduced by the model exactly.
+//! Each test quotes the line of the lesson its numbers come from.
+
+use outbox_model::db::sqlstate;
+use outbox_model::scenario::ScriptStmt;
+use outbox_model::world::{CheckLevel, ProcKind};
+use outbox_model::{preset, EventId, World};
+
+fn run(name: &str) -> World {
+    let s = preset(name).unwrap_or_else(|| panic!("preset {name}"));
+    let mut w = World::new(&s);
+    w.check = CheckLevel::Full;
+    w.run(s.max_ticks);
+    assert!(w.violations.is_empty(), "{name}: {:?}", w.violations);
+    w
+}
+
+#[test]
+fn canon_dual_write_loses_ten() {
+    // Lesson §2: "bazada 100 vazifa, navbatda 90 hodisa — 10 tasi YO'QOLDI".
+    let c = run("canon-dual-write").counters();
+    assert_eq!((c.tasks_in_db, c.queue_jobs, c.lost), (100, 90, 10));
+    assert_eq!(c.phantoms, 0);
+}
+
+#[test]
+fn canon_outbox_loses_nothing() {
+    // Lesson §2: "relay tarqatdi: 100, navbatda: 100 — yo'qotish 0".
+    let c = run("canon-outbox").counters();
+    assert_eq!((c.tasks_in_db, c.events_in_outbox, c.queue_jobs, c.lost), (100, 100, 100, 0));
+    assert_eq!(c.events_unpublished, 0);
+}
+
+#[test]
+fn canon_republish_is_absorbed_by_job_id() {
+    // Lesson §2: "o'sha hodisa qayta yuborildi (at-least-once) → navbatda baribir 100
+    // (jobId = hodisa_id)".
+    let c = run("canon-republish").counters();
+    assert_eq!(c.queue_jobs, 100);
+    assert_eq!(c.queue_dedup_hits, 1);
+    assert_eq!(c.queue_adds, 101);
+    assert_eq!(c.lost, 0);
+}
+
+#[test]
+fn exercise_2_relay_model() {
+    // Lesson §9, exercise 2, expected output:
+    //   { tarqatildi: 4, xato: 1 } / { tarqatildi: 1, xato: 0 } / { tarqatildi: 0, xato: 0 }
+    //   navbat: 1, 2, 4, 5, 3
+    //   3-hodisa urinishlari: 2
+    let s = preset("exercise-2").unwrap();
+    let mut w = World::new(&s);
+    w.check = CheckLevel::Full;
+    let relay = w.procs.iter().position(|p| p.kind == ProcKind::Relay).unwrap();
+    while w.polls[relay].len() < 3 {
+        assert!(w.step(), "the relay keeps polling");
+    }
+    let polls: Vec<(u32, u32)> = w.polls[relay].iter().map(|p| (p.tarqatildi, p.xato)).collect();
+    assert_eq!(polls, vec![(4, 1), (1, 0), (0, 0)]);
+    let order: Vec<u32> = w.queue.created_order.iter().map(|e| e.0).collect();
+    assert_eq!(order, vec![1, 2, 4, 5, 3]);
+    let row3 = w.db.event_row(EventId(3)).unwrap();
+    assert_eq!(row3.data.urinishlar, 2);
+    assert!(w.violations.is_empty(), "{:?}", w.violations);
+}
+
+#[test]
+fn exercise_3_payment_inbox() {
+    // Lesson §9, exercise 3: three deliveries, the first dies mid-action:
+    //   "t-1: jarayon o'ldi — ROLLBACK, balans 0" / "t-1: balans 50000" / "t-1: balans 50000".
+    let c = run("exercise-3").counters();
+    assert_eq!(c.deliveries, 3);
+    assert_eq!(c.balance, 50_000);
+    assert_eq!(c.effects, 1);
+    assert_eq!(c.duplicate_effects, 0);
+    assert_eq!(c.duplicate_deliveries, 2);
+}
+
+#[test]
+fn two_relays_skip_locked_publish_each_once() {
+    // Lesson §4.1: "Kanon testi: 200 hodisa, ikki relay — har biri aynan bir marta".
+    let w = run("two-relays-skip-locked");
+    let c = w.counters();
+    assert_eq!(c.queue_adds, 200);
+    assert_eq!(c.queue_dedup_hits, 0);
+    assert_eq!(c.queue_jobs, 200);
+    assert_eq!(c.events_unpublished, 0);
+    // Both relays really worked, side by side.
+    let published: Vec<u32> = w
+        .procs
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == ProcKind::Relay)
+        .map(|(i, _)| w.polls[i].iter().map(|p| p.tarqatildi).sum())
+        .collect();
+    assert_eq!(published.iter().sum::<u32>(), 200);
+    assert!(published.iter().all(|&n| n > 0), "{published:?}");
+    // Every row was marked once: urinishlar = 1 everywhere.
+    assert!(w.db.outbox.iter().all(|r| r.data.urinishlar == 1));
+}
+
+#[test]
+fn rollback_leaves_neither_row() {
+    // Lesson §3.2: after ROLLBACK "vazifa | hodisa — 0 | 0".
+    let c = run("rollback").counters();
+    assert_eq!((c.tasks_in_db, c.events_in_outbox), (0, 0));
+    assert_eq!((c.queue_adds, c.lost), (0, 0));
+}
+
+#[test]
+fn app_role_cannot_read_the_outbox() {
+    // Lesson §3.2: "INSERT 0 1" then "ERROR: permission denied for table outbox".
+    let w = run("app-role");
+    let r = &w.script_results;
+    let insert = r.iter().find(|x| x.stmt == ScriptStmt::InsertEvent).unwrap();
+    assert_eq!(insert.result, Ok(1));
+    let select = r.iter().find(|x| x.stmt == ScriptStmt::SelectCountOutbox).unwrap();
+    let e = select.result.as_ref().unwrap_err();
+    assert_eq!(e.code, sqlstate::INSUFFICIENT_PRIVILEGE);
+    assert_eq!(e.message, "permission denied for table outbox");
+    for stmt in [ScriptStmt::UpdateOutbox, ScriptStmt::DeleteOutbox, ScriptStmt::InsertEventReturning] {
+        let x = r.iter().find(|x| x.stmt == stmt).unwrap();
+        assert_eq!(x.result.as_ref().unwrap_err().code, sqlstate::INSUFFICIENT_PRIVILEGE, "{stmt:?}");
+    }
+    // Everything was rolled back.
+    assert_eq!(w.counters().events_in_outbox, 0);
+}

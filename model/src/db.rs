@@ -187,6 +187,7 @@ pub struct WalRecord {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct TxWork {
+    tx: TxId,
     role: Option<Role>,
     session_role: Option<Role>,
     start_tick: u64,
@@ -195,6 +196,20 @@ struct TxWork {
     outbox_locked: Vec<u32>,
     inbox: Vec<EventId>,
     actions: Vec<u32>,
+}
+
+/// A pool that every Db compares and hashes as equal: it holds no state.
+#[derive(Clone, Debug, Default)]
+struct Pool(Vec<TxWork>);
+
+impl PartialEq for Pool {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for Pool {}
+impl std::hash::Hash for Pool {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// Progress of a row-locking or row-updating statement across waits.
@@ -222,7 +237,10 @@ pub struct CommitOutcome {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Db {
     txs: Vec<TxStatus>,
-    work: BTreeMap<TxId, TxWork>,
+    /// Open transactions (few at a time: a linear list beats a map).
+    work: Vec<TxWork>,
+    /// Emptied TxWork records kept for reuse, so a steady run does not allocate.
+    spare: Pool,
     pub tasks: Vec<TaskRow>,
     pub outbox: Vec<OutboxRow>,
     /// Private versions of locked rows, by outbox index.
@@ -254,7 +272,8 @@ impl Default for Db {
         Db {
             // Tx 0 is a sentinel: committed, so it can own preloaded rows.
             txs: vec![TxStatus::Committed],
-            work: BTreeMap::new(),
+            work: Vec::new(),
+            spare: Pool::default(),
             tasks: Vec::new(),
             outbox: Vec::new(),
             pending: BTreeMap::new(),
@@ -285,11 +304,37 @@ impl Db {
     pub fn begin(&mut self, role: Role, tick: u64) -> TxId {
         let tx = self.txs.len() as TxId;
         self.txs.push(TxStatus::Active);
-        self.work.insert(
-            tx,
-            TxWork { session_role: Some(role), start_tick: tick, ..TxWork::default() },
-        );
+        let mut w = self.spare.0.pop().unwrap_or_default();
+        w.tx = tx;
+        w.role = None;
+        w.session_role = Some(role);
+        w.start_tick = tick;
+        self.work.push(w);
         tx
+    }
+
+    fn w(&self, tx: TxId) -> Option<&TxWork> {
+        self.work.iter().find(|w| w.tx == tx)
+    }
+
+    fn wm(&mut self, tx: TxId) -> Option<&mut TxWork> {
+        self.work.iter_mut().find(|w| w.tx == tx)
+    }
+
+    fn take_work(&mut self, tx: TxId) -> Option<TxWork> {
+        let i = self.work.iter().position(|w| w.tx == tx)?;
+        Some(self.work.swap_remove(i))
+    }
+
+    fn recycle(&mut self, mut w: TxWork) {
+        w.tasks.clear();
+        w.outbox_inserted.clear();
+        w.outbox_locked.clear();
+        w.inbox.clear();
+        w.actions.clear();
+        if self.spare.0.len() < 8 {
+            self.spare.0.push(w);
+        }
     }
 
     pub fn status(&self, tx: TxId) -> TxStatus {
@@ -309,20 +354,20 @@ impl Db {
         if let Err(e) = self.usable(tx) {
             return Exec::Err(e);
         }
-        if let Some(w) = self.work.get_mut(&tx) {
+        if let Some(w) = self.wm(tx) {
             w.role = Some(role);
         }
         Exec::Done(())
     }
 
     fn role(&self, tx: TxId) -> Role {
-        let w = &self.work[&tx];
+        let w = self.w(tx).expect("open tx");
         w.role.or(w.session_role).unwrap_or(Role::Owner)
     }
 
     /// `now()`: the transaction's start time, as in PostgreSQL.
     pub fn now(&self, tx: TxId) -> u64 {
-        self.work.get(&tx).map(|w| w.start_tick).unwrap_or(0)
+        self.w(tx).map(|w| w.start_tick).unwrap_or(0)
     }
 
     fn usable(&self, tx: TxId) -> Result<(), SqlError> {
@@ -382,7 +427,7 @@ impl Db {
         // Identity: the id is taken now, whether or not the row ever commits.
         let id = self.tasks.len() as u64 + 1;
         self.tasks.push(TaskRow { egasi_id, intent, xmin: tx });
-        self.work.get_mut(&tx).expect("open tx").tasks.push((id - 1) as u32);
+        self.wm(tx).expect("open tx").tasks.push((id - 1) as u32);
         Exec::Done(id)
     }
 
@@ -424,7 +469,7 @@ impl Db {
             self.by_event.resize(e + 1, NONE);
         }
         self.by_event[e] = idx;
-        self.work.get_mut(&tx).expect("open tx").outbox_inserted.push(idx);
+        self.wm(tx).expect("open tx").outbox_inserted.push(idx);
         Exec::Done(idx as u64 + 1)
     }
 
@@ -512,12 +557,76 @@ impl Db {
         }
     }
 
+    /// A high-water-mark poll: `SELECT … FROM outbox WHERE id > $1 ORDER BY id LIMIT $2`.
+    /// Sees only committed rows, so a row whose id was taken earlier but committed later
+    /// falls below the mark.
+    pub fn select_after(&mut self, tx: TxId, last_id: u64, limit: usize) -> Exec<Vec<u32>> {
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, Privilege::Select)) {
+            return self.fail(tx, e);
+        }
+        let rows = (last_id as usize..self.outbox.len())
+            .filter(|&i| {
+                let r = &self.outbox[i];
+                (self.committed(r.xmin) || r.xmin == tx) && !r.data.deleted
+            })
+            .take(limit)
+            .map(|i| i as u32)
+            .collect();
+        Exec::Done(rows)
+    }
+
+    /// The cleanup: `DELETE FROM outbox WHERE tarqatilgan_vaqt < $cutoff` (with
+    /// `only_published: false`, the broken variant that also deletes by age alone:
+    /// `yaratilgan_vaqt < $cutoff`). Waits on locked rows like any DELETE.
+    pub fn cleanup(&mut self, tx: TxId, cutoff: u64, only_published: bool, c: &mut Cursor) -> Exec<u64> {
+        if !c.started {
+            let rows: Vec<u32> = (0..self.outbox.len() as u32)
+                .filter(|&i| {
+                    let r = &self.outbox[i as usize];
+                    self.committed(r.xmin) && !r.data.deleted && {
+                        if only_published {
+                            r.data.tarqatilgan_vaqt.is_some_and(|t| t < cutoff)
+                        } else {
+                            r.yaratilgan_vaqt < cutoff
+                        }
+                    }
+                })
+                .collect();
+            c.started = true;
+            c.candidates = rows;
+            c.pos = 0;
+        }
+        // Re-checked on the newest version after a wait, as PostgreSQL does.
+        self.update_outbox_checked(tx, c, OutboxChange::Delete, |d| {
+            !only_published || d.tarqatilgan_vaqt.is_some_and(|t| t < cutoff)
+        })
+    }
+
+    /// Test set-up: backdates a committed row's publish and creation times.
+    pub fn backdate(&mut self, idx: u32, yaratilgan_vaqt: u64, tarqatilgan_vaqt: Option<u64>) {
+        let live = {
+            let r = &self.outbox[idx as usize];
+            self.committed(r.xmin) && !r.data.deleted
+        };
+        let r = &mut self.outbox[idx as usize];
+        r.yaratilgan_vaqt = yaratilgan_vaqt;
+        let was = r.data.tarqatilgan_vaqt.is_none();
+        r.data.tarqatilgan_vaqt = tarqatilgan_vaqt;
+        if live {
+            if tarqatilgan_vaqt.is_none() {
+                self.unpublished.insert(idx);
+            } else if was {
+                self.unpublished.remove(&idx);
+            }
+        }
+    }
+
     fn lock_row(&mut self, tx: TxId, i: u32) {
         let row = &mut self.outbox[i as usize];
         if row.lock != tx {
             debug_assert!(row.lock == 0);
             row.lock = tx;
-            self.work.get_mut(&tx).expect("open tx").outbox_locked.push(i);
+            self.wm(tx).expect("open tx").outbox_locked.push(i);
         }
     }
 
@@ -538,6 +647,22 @@ impl Db {
             c.pos = 0;
             c.got.clear();
         }
+        self.update_outbox_checked(tx, c, change, |_| true)
+    }
+
+    /// The body of UPDATE/DELETE: `recheck` is the statement's own condition on the newest
+    /// version (beyond `id = ANY(...)`).
+    fn update_outbox_checked(
+        &mut self,
+        tx: TxId,
+        c: &mut Cursor,
+        change: OutboxChange,
+        recheck: impl Fn(&OutboxData) -> bool,
+    ) -> Exec<u64> {
+        let p = if change == OutboxChange::Delete { Privilege::Delete } else { Privilege::Update };
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, p)) {
+            return self.fail(tx, e);
+        }
         let now = self.now(tx);
         while c.pos < c.candidates.len() {
             let i = c.candidates[c.pos];
@@ -553,7 +678,7 @@ impl Db {
             }
             let base = self.pending.get(&i).copied().unwrap_or(row.data);
             c.pos += 1;
-            if base.deleted {
+            if base.deleted || !recheck(&base) {
                 continue;
             }
             self.lock_row(tx, i);
@@ -634,7 +759,7 @@ impl Db {
             }
         }
         self.inbox[e] = InboxSlot { xmin: tx, ishlangan_vaqt: tick };
-        self.work.get_mut(&tx).expect("open tx").inbox.push(hodisa);
+        self.wm(tx).expect("open tx").inbox.push(hodisa);
         Exec::Done(true)
     }
 
@@ -644,7 +769,7 @@ impl Db {
         }
         let idx = self.actions.len() as u32;
         self.actions.push(ActionRow { hodisa, summa, xmin: tx });
-        self.work.get_mut(&tx).expect("open tx").actions.push(idx);
+        self.wm(tx).expect("open tx").actions.push(idx);
         Exec::Done(())
     }
 
@@ -657,7 +782,7 @@ impl Db {
             out.committed = false;
             return out;
         }
-        let w = self.work.remove(&tx).expect("open tx");
+        let w = self.take_work(tx).expect("open tx");
         self.txs[tx as usize] = TxStatus::Committed;
         let mut out = CommitOutcome { committed: true, ..CommitOutcome::default() };
         for &t in &w.tasks {
@@ -708,13 +833,14 @@ impl Db {
         if !w.outbox_inserted.is_empty() {
             self.next_lsn += 1;
         }
+        self.recycle(w);
         out
     }
 
     /// ROLLBACK, also what happens when a connection dies with a transaction open.
     pub fn rollback(&mut self, tx: TxId) -> CommitOutcome {
         let mut out = CommitOutcome::default();
-        let Some(w) = self.work.remove(&tx) else {
+        let Some(w) = self.take_work(tx) else {
             return out;
         };
         self.txs[tx as usize] = TxStatus::Aborted;
@@ -731,6 +857,7 @@ impl Db {
             self.inbox[h.index()] = InboxSlot::default();
             out.touched_events.push(h);
         }
+        self.recycle(w);
         out
     }
 
@@ -790,7 +917,7 @@ impl Db {
 
     /// Rows (outbox indexes) a transaction holds locked.
     pub fn locked_by(&self, tx: TxId) -> Vec<u32> {
-        self.work.get(&tx).map(|w| w.outbox_locked.clone()).unwrap_or_default()
+        self.w(tx).map(|w| w.outbox_locked.clone()).unwrap_or_default()
     }
 
     /// Drops the log up to and including `lsn` (a slot confirmed it).

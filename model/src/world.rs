@@ -537,10 +537,8 @@ impl World {
     }
 
     fn mix(&mut self, v: u64) {
-        for b in v.to_le_bytes() {
-            self.trace_hash ^= b as u64;
-            self.trace_hash = self.trace_hash.wrapping_mul(FNV_PRIME);
-        }
+        // FNV-style, a word at a time.
+        self.trace_hash = (self.trace_hash ^ v).wrapping_mul(FNV_PRIME).rotate_left(29);
     }
 
     // ----- runnable? ------------------------------------------------------------------
@@ -1535,9 +1533,12 @@ impl World {
     /// The class of an event, judged only from durable state and live process memory.
     pub fn judge(&self, e: EventId) -> Class {
         let Some(life) = self.auditor.life(e) else { return Class::Pending };
-        let api_holds = self.procs.iter().any(|p| {
-            p.alive && matches!(&p.mem, Mem::Api { req: Some(r) } if r.event == e)
-        });
+        let api = &self.procs[self.api_index()];
+        let api_req = match &api.mem {
+            Mem::Api { req: Some(r) } if api.alive && r.event == e => Some(r),
+            _ => None,
+        };
+        let api_holds = api_req.is_some();
         let task = match life.task {
             TaskRef::Given => TxStatus::Committed,
             TaskRef::NotYet => {
@@ -1558,7 +1559,7 @@ impl World {
         if life.effects > 0 {
             return Class::Effected;
         }
-        if self.carried(e, api_holds) {
+        if self.carried(e, api_req.is_some_and(|r| !r.added)) {
             Class::InFlight
         } else {
             Class::Lost
@@ -1567,9 +1568,7 @@ impl World {
 
     /// Is there something durable, or a live process, that can still bring this event to
     /// an effect?
-    fn carried(&self, e: EventId, api_holds: bool) -> bool {
-        let api_still_adds = api_holds
-            && self.procs.iter().any(|p| matches!(&p.mem, Mem::Api { req: Some(r) } if r.event == e && !r.added));
+    fn carried(&self, e: EventId, api_still_adds: bool) -> bool {
         if api_still_adds || self.db.event_unpublished(e) {
             return true;
         }
@@ -1592,7 +1591,11 @@ impl World {
     }
 
     fn reclassify_touched(&mut self) {
-        let touched = std::mem::take(&mut self.touched);
+        let mut touched = std::mem::take(&mut self.touched);
+        if touched.len() > 1 {
+            touched.sort_unstable();
+            touched.dedup();
+        }
         for &e in &touched {
             let c = self.judge(e);
             self.auditor.classify(e, c);

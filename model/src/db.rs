@@ -552,7 +552,10 @@ impl Db {
                     self.lock_row(tx, i);
                     c.got.push(i);
                 }
-                Exec::Done(std::mem::take(&mut c.got))
+                let got = std::mem::take(&mut c.got);
+                // The statement is over: the cursor is ready for the next one.
+                *c = Cursor::default();
+                Exec::Done(got)
             }
         }
     }
@@ -697,7 +700,7 @@ impl Db {
             c.got.push(i);
         }
         let n = c.got.len() as u64;
-        c.got.clear();
+        *c = Cursor::default();
         Exec::Done(n)
     }
 

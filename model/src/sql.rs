@@ -33,10 +33,11 @@ CREATE TABLE amallar (
     summa     bigint NOT NULL
 );";
 
-/// The application role: it may add tasks and events, and nothing else on the outbox.
+/// The application role (roles are cluster-wide: created once).
+pub const CREATE_APP_ROLE: &str = "CREATE ROLE vazifalar_ilova NOLOGIN";
+/// What the application role may do: add tasks and events, and nothing else on the outbox.
 /// An identity column needs no sequence grant (a `serial` one would).
-pub const ROLES: &str = "\
-CREATE ROLE vazifalar_ilova NOLOGIN;
+pub const GRANTS: &str = "\
 GRANT INSERT ON vazifalar TO vazifalar_ilova;
 GRANT INSERT ON outbox TO vazifalar_ilova;";
 
@@ -67,6 +68,10 @@ FROM outbox WHERE tarqatilgan_vaqt IS NULL ORDER BY id LIMIT $1 FOR UPDATE NOWAI
 pub const SELECT_BATCH_WAIT: &str = "SELECT id, hodisa_id, tur, foydalanuvchi_id, malumot \
 FROM outbox WHERE tarqatilgan_vaqt IS NULL ORDER BY id LIMIT $1 FOR UPDATE";
 
+/// The high-water-mark poll (a design the lesson avoids): $1 last id seen, $2 batch size.
+pub const SELECT_AFTER: &str =
+    "SELECT id FROM outbox WHERE id > $1 ORDER BY id LIMIT $2";
+
 /// $1 bigint[] of ids that reached the queue.
 pub const MARK_PUBLISHED: &str = "UPDATE outbox SET tarqatilgan_vaqt = now(), \
 urinishlar = urinishlar + 1 WHERE id = ANY($1::bigint[])";
@@ -81,8 +86,12 @@ pub const INBOX_CHECK: &str = "SELECT 1 FROM inbox WHERE hodisa_id = $1";
 /// The business action: $1 hodisa_id, $2 amount.
 pub const ACTION_INSERT: &str = "INSERT INTO amallar (hodisa_id, summa) VALUES ($1, $2)";
 
-/// Cleanup of published rows: $1 retention in seconds.
-pub const CLEANUP: &str = "DELETE FROM outbox WHERE tarqatilgan_vaqt < now() - make_interval(secs => $1)";
+/// Cleanup of published rows (the lesson's `outboxTozala`): $1 retention in seconds.
+pub const CLEANUP: &str =
+    "DELETE FROM outbox WHERE tarqatilgan_vaqt < now() - make_interval(secs => $1)";
+/// The broken cleanup: by age alone, published or not.
+pub const CLEANUP_BY_AGE: &str =
+    "DELETE FROM outbox WHERE yaratilgan_vaqt < now() - make_interval(secs => $1)";
 
 /// The probes the lesson's app-role check runs.
 pub const COUNT_OUTBOX: &str = "SELECT count(*) FROM outbox";

@@ -1,0 +1,49 @@
+//! The language switch: one real button per language; the current one is pressed.
+
+use leptos::prelude::*;
+
+use crate::i18n::{use_i18n, Key, Lang};
+
+/// The short label and the full name of a language's button.
+const fn labels(lang: Lang) -> (Key, Key) {
+    match lang {
+        Lang::Uz => (Key::LangUzShort, Key::LangUzName),
+        Lang::En => (Key::LangEnShort, Key::LangEnName),
+    }
+}
+
+#[component]
+pub fn LangSwitch() -> impl IntoView {
+    let i18n = use_i18n();
+    let buttons = Lang::ALL
+        .into_iter()
+        .map(|lang| {
+            let (short, name) = labels(lang);
+            view! {
+                <button
+                    type="button"
+                    class="lang-switch__button"
+                    data-testid=format!("lang-{}", lang.code())
+                    lang=lang.code()
+                    title=move || i18n.t(name)
+                    aria-label=move || i18n.t(name)
+                    aria-pressed=move || if i18n.lang() == lang { "true" } else { "false" }
+                    on:click=move |_| i18n.set_lang(lang)
+                >
+                    {move || i18n.t(short)}
+                </button>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <div
+            class="lang-switch"
+            role="group"
+            data-testid="lang-switch"
+            aria-label=move || i18n.t(Key::LangSwitchLabel)
+        >
+            {buttons}
+        </div>
+    }
+}

@@ -1,0 +1,6 @@
+use outbox_playground::App;
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(App);
+}

@@ -1,0 +1,769 @@
+//! Truth: the model's database against a real PostgreSQL, statement by statement.
+//!
+//! Each scenario is a schedule of statements from `outbox_model::sql`, each run by a named
+//! session. On the PostgreSQL side every session is its own connection on its own thread;
+//! a statement that does not answer within a moment is waiting, and the server is asked
+//! (`pg_blocking_pids`) whom it waits for. On the model side the same schedule runs against
+//! `outbox_model::db::Db`. Every answer — rows returned, rows changed, SQLSTATE, who waits
+//! for whom — must agree. `cargo xtask test` starts the server and sets `OUTBOX_PG_URL`.
+#![cfg(not(target_arch = "wasm32"))]
+
+use outbox_model::db::{Cursor, Db, Exec, LockMode, OutboxChange, Privilege, Role, Table};
+use outbox_model::ids::{EventId, EventKind, TxId};
+use outbox_model::sql;
+use postgres::{Client, NoTls};
+use std::collections::BTreeMap;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
+
+/// One observable answer to one statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Ans {
+    /// Statement done; no rows to compare.
+    Ok,
+    /// Ids (or values) returned, in order.
+    Rows(Vec<i64>),
+    /// Rows changed.
+    Count(u64),
+    /// SQLSTATE.
+    Err(String),
+    /// Waiting for these sessions.
+    Waits(Vec<String>),
+}
+
+fn url() -> String {
+    std::env::var("OUTBOX_PG_URL").unwrap_or_else(|_| {
+        panic!("OUTBOX_PG_URL is not set: the truth suite needs the PostgreSQL that `cargo xtask test` starts")
+    })
+}
+
+type Job = Box<dyn FnOnce(&mut Client) -> Ans + Send>;
+
+struct Session {
+    name: String,
+    pid: i32,
+    jobs: Sender<Option<Job>>,
+    answers: Receiver<Ans>,
+    waiting: bool,
+}
+
+/// A scratch database of its own, with the schema, for one scenario.
+struct Pg {
+    url: String,
+    observer: Client,
+    sessions: Vec<Session>,
+}
+
+fn code(e: &postgres::Error) -> String {
+    e.code().map(|c| c.code().to_string()).unwrap_or_else(|| format!("?{e}"))
+}
+
+impl Pg {
+    fn new(name: &str) -> Pg {
+        let base = url();
+        let mut admin = Client::connect(&base, NoTls).expect("connect");
+        let db = format!("truth_{name}").replace('-', "_");
+        admin.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")).unwrap();
+        admin.batch_execute(&format!("CREATE DATABASE {db}")).unwrap();
+        // The role is cluster-wide; the scenarios share it.
+        if let Err(e) = admin.batch_execute(sql::CREATE_APP_ROLE) {
+            // 42710 duplicate_object: another scenario made it first.
+            assert!(matches!(code(&e).as_str(), "42710" | "23505" | "XX000"), "{e}");
+        }
+        let url = match base.rsplit_once('/') {
+            Some((head, tail)) if !tail.contains('@') => {
+                let query = tail.split_once('?').map(|(_, q)| format!("?{q}")).unwrap_or_default();
+                format!("{head}/{db}{query}")
+            }
+            _ => format!("{base} dbname={db}"),
+        };
+        let mut observer = Client::connect(&url, NoTls).expect("connect scratch db");
+        observer.batch_execute(sql::SCHEMA).expect("schema");
+        observer.batch_execute(sql::GRANTS).expect("grants");
+        Pg { url, observer, sessions: Vec::new() }
+    }
+
+    fn session(&mut self, name: &str) {
+        let mut client = Client::connect(&self.url, NoTls).expect("connect");
+        let pid: i32 = client.query_one("SELECT pg_backend_pid()", &[]).unwrap().get(0);
+        let (jtx, jrx) = channel::<Option<Job>>();
+        let (atx, arx) = channel::<Ans>();
+        std::thread::spawn(move || {
+            while let Ok(Some(job)) = jrx.recv() {
+                let a = job(&mut client);
+                if atx.send(a).is_err() {
+                    break;
+                }
+            }
+        });
+        self.sessions.push(Session { name: name.into(), pid, jobs: jtx, answers: arx, waiting: false });
+    }
+
+    fn idx(&self, name: &str) -> usize {
+        self.sessions.iter().position(|s| s.name == name).expect("session")
+    }
+
+    /// Sends a statement; returns its answer, or whom it waits for.
+    fn run(&mut self, who: &str, job: Job) -> Ans {
+        let i = self.idx(who);
+        assert!(!self.sessions[i].waiting, "{who} is still waiting");
+        self.sessions[i].jobs.send(Some(job)).unwrap();
+        match self.sessions[i].answers.recv_timeout(Duration::from_millis(400)) {
+            Ok(a) => a,
+            Err(RecvTimeoutError::Timeout) => {
+                self.sessions[i].waiting = true;
+                let pid = self.sessions[i].pid;
+                let blockers: Vec<i32> =
+                    self.observer.query_one("SELECT pg_blocking_pids($1)", &[&pid]).unwrap().get(0);
+                let mut names: Vec<String> = blockers
+                    .iter()
+                    .filter_map(|b| self.sessions.iter().find(|s| s.pid == *b).map(|s| s.name.clone()))
+                    .collect();
+                names.sort();
+                Ans::Waits(names)
+            }
+            Err(e) => panic!("{who}: {e}"),
+        }
+    }
+
+    /// The answer of a statement that was waiting.
+    fn finish(&mut self, who: &str) -> Ans {
+        let i = self.idx(who);
+        assert!(self.sessions[i].waiting, "{who} is not waiting");
+        self.sessions[i].waiting = false;
+        self.sessions[i].answers.recv_timeout(Duration::from_secs(10)).expect("answer after the wait")
+    }
+
+    /// Kills a session's connection (what a dying process does to it) and waits until the
+    /// server has rolled its transaction back.
+    fn kill(&mut self, who: &str) -> Ans {
+        let i = self.idx(who);
+        let pid = self.sessions[i].pid;
+        let ok: bool = self.observer.query_one("SELECT pg_terminate_backend($1)", &[&pid]).unwrap().get(0);
+        for _ in 0..200 {
+            let n: i64 = self.observer.query_one("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", &[&pid]).unwrap().get(0);
+            if n == 0 {
+                return if ok { Ans::Ok } else { Ans::Err("not killed".into()) };
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("backend {pid} of {who} did not go away");
+    }
+
+    fn exec(&mut self, who: &str, text: &'static str) -> Ans {
+        self.run(
+            who,
+            Box::new(move |c| match c.batch_execute(text) {
+                Ok(()) => Ans::Ok,
+                Err(e) => Ans::Err(code(&e)),
+            }),
+        )
+    }
+
+    fn count(&mut self, who: &str, text: &'static str, p: Vec<Param>) -> Ans {
+        self.run(
+            who,
+            Box::new(move |c| {
+                let refs = params(&p);
+                match c.execute(text, &refs) {
+                    Ok(n) => Ans::Count(n),
+                    Err(e) => Ans::Err(code(&e)),
+                }
+            }),
+        )
+    }
+
+    /// A query whose first column is a bigint (ids, counts).
+    fn ids(&mut self, who: &str, text: &'static str, p: Vec<Param>) -> Ans {
+        self.run(
+            who,
+            Box::new(move |c| {
+                let refs = params(&p);
+                match c.query(text, &refs) {
+                    Ok(rows) => Ans::Rows(rows.iter().map(|r| r.get::<_, i64>(0)).collect()),
+                    Err(e) => Ans::Err(code(&e)),
+                }
+            }),
+        )
+    }
+
+    fn value(&mut self, text: &str) -> i64 {
+        self.observer.query_one(text, &[]).unwrap().get(0)
+    }
+}
+
+impl Drop for Pg {
+    fn drop(&mut self) {
+        for s in &self.sessions {
+            let _ = s.jobs.send(None);
+        }
+    }
+}
+
+/// Statement parameters, owned so they can cross to a session's thread.
+enum Param {
+    I(i64),
+    F(f64),
+    T(String),
+    U(uuid::Uuid),
+    J(serde_json::Value),
+    A(Vec<i64>),
+}
+
+fn params(p: &[Param]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
+    p.iter()
+        .map(|x| -> &(dyn postgres::types::ToSql + Sync) {
+            match x {
+                Param::I(v) => v,
+                Param::F(v) => v,
+                Param::T(v) => v,
+                Param::U(v) => v,
+                Param::J(v) => v,
+                Param::A(v) => v,
+            }
+        })
+        .collect()
+}
+
+fn uuid(e: u32) -> uuid::Uuid {
+    uuid::Uuid::parse_str(&EventId(e).uuid()).unwrap()
+}
+
+fn event_params(e: u32) -> Vec<Param> {
+    vec![
+        Param::U(uuid(e)),
+        Param::T(EventKind::Created.tur().into()),
+        Param::I(1),
+        Param::J(serde_json::json!({ "vazifa": e })),
+    ]
+}
+
+/// The model side: sessions are transactions of one `Db`.
+struct Model {
+    db: Db,
+    tx: BTreeMap<String, TxId>,
+    cursors: BTreeMap<String, Cursor>,
+    tick: u64,
+}
+
+impl Model {
+    fn new() -> Model {
+        Model { db: Db::new(), tx: BTreeMap::new(), cursors: BTreeMap::new(), tick: 1 }
+    }
+    fn begin(&mut self, who: &str) -> Ans {
+        let t = self.db.begin(Role::Owner, self.tick);
+        self.tx.insert(who.into(), t);
+        self.cursors.insert(who.into(), Cursor::default());
+        Ans::Ok
+    }
+    fn t(&self, who: &str) -> TxId {
+        self.tx[who]
+    }
+    fn commit(&mut self, who: &str) -> Ans {
+        let t = self.tx.remove(who).expect("open tx");
+        self.db.commit(t);
+        Ans::Ok
+    }
+    fn rollback(&mut self, who: &str) -> Ans {
+        let t = self.tx.remove(who).expect("open tx");
+        self.db.rollback(t);
+        Ans::Ok
+    }
+    fn conv<T>(&self, r: Exec<T>, f: impl FnOnce(T) -> Ans) -> Ans {
+        match r {
+            Exec::Done(v) => f(v),
+            Exec::Err(e) => Ans::Err(e.code),
+            Exec::Blocked(t) => {
+                let who = self.tx.iter().find(|(_, v)| **v == t).map(|(k, _)| k.clone()).unwrap_or_default();
+                Ans::Waits(vec![who])
+            }
+        }
+    }
+    fn ids(rows: Vec<u32>) -> Ans {
+        Ans::Rows(rows.into_iter().map(|i| i as i64 + 1).collect())
+    }
+    fn select(&mut self, who: &str, mode: LockMode, limit: usize) -> Ans {
+        let t = self.t(who);
+        let mut c = self.cursors.remove(who).unwrap_or_default();
+        let r = self.db.select_batch(t, mode, limit, &mut c);
+        self.cursors.insert(who.into(), c);
+        self.conv(r, Self::ids)
+    }
+    fn update(&mut self, who: &str, ids: &[i64], change: OutboxChange) -> Ans {
+        let t = self.t(who);
+        let rows: Vec<u32> = ids.iter().map(|&i| (i - 1) as u32).collect();
+        let mut c = self.cursors.remove(who).unwrap_or_default();
+        let r = self.db.update_outbox(t, &rows, change, &mut c);
+        let done = !matches!(r, Exec::Blocked(_));
+        self.cursors.insert(who.into(), if done { Cursor::default() } else { c });
+        self.conv(r, Ans::Count)
+    }
+    fn insert_event(&mut self, who: &str, e: u32) -> Ans {
+        let t = self.t(who);
+        let r = self.db.insert_event(t, EventId(e), EventKind::Created, 1, e, 0, false);
+        self.conv(r, |_| Ans::Count(1))
+    }
+    fn insert_task(&mut self, who: &str) -> Ans {
+        let t = self.t(who);
+        let r = self.db.insert_task(t, 1, 0);
+        self.conv(r, |_| Ans::Count(1))
+    }
+    fn preload(&mut self, n: u32) {
+        for e in 1..=n {
+            self.db.preload_event(EventId(e), EventKind::Created, e, 0);
+        }
+    }
+}
+
+/// Records one step's two answers and insists they agree.
+fn same(log: &mut Vec<String>, scenario: &str, step: &str, pg: Ans, model: Ans) -> Ans {
+    let line = format!("truth: {scenario:<24} {step:<44} postgres={pg:?} model={model:?}");
+    println!("{line}");
+    log.push(line);
+    assert_eq!(pg, model, "{scenario}: {step}: PostgreSQL and the model disagree");
+    pg
+}
+
+fn pg_preload(pg: &mut Pg, n: u32) {
+    for e in 1..=n {
+        pg.observer.execute(sql::INSERT_EVENT, &params(&event_params(e))).unwrap();
+    }
+}
+
+fn limit(n: i64) -> Vec<Param> {
+    vec![Param::I(n)]
+}
+
+const S: &str = "s1";
+
+#[test]
+fn rollback_then_commit_of_task_and_event() {
+    let name = "rollback-commit";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg.session(S);
+    let log = &mut Vec::new();
+    for (round, end) in [(1u32, sql::ROLLBACK), (2, sql::COMMIT)] {
+        same(log, name, "BEGIN", pg.exec(S, sql::BEGIN), m.begin(S));
+        let a = pg.count(S, sql::INSERT_TASK, vec![Param::I(1), Param::T("Hisobot tayyorlash".into())]);
+        same(log, name, "INSERT INTO vazifalar", a, m.insert_task(S));
+        same(log, name, "INSERT INTO outbox", pg.count(S, sql::INSERT_EVENT, event_params(round)), m.insert_event(S, round));
+        let ma = if end == sql::COMMIT { m.commit(S) } else { m.rollback(S) };
+        same(log, name, end, pg.exec(S, end), ma);
+        let counts = Ans::Rows(vec![pg.value("SELECT count(*) FROM vazifalar"), pg.value("SELECT count(*) FROM outbox")]);
+        let model = Ans::Rows(vec![m.db.committed_tasks() as i64, m.db.committed_events() as i64]);
+        same(log, name, &format!("after {end}: tasks, events"), counts, model);
+    }
+    // Identity values are not handed back by ROLLBACK: the committed task has id 2.
+    let ids = Ans::Rows(vec![pg.value("SELECT max(id) FROM vazifalar"), pg.value("SELECT max(id) FROM outbox")]);
+    let model_ids = Ans::Rows(vec![m.db.tasks.len() as i64, m.db.outbox.len() as i64]);
+    same(log, name, "ids of the committed rows", ids, model_ids);
+    let waiting = pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL AND urinishlar = 0");
+    same(log, name, "the event waits, urinishlar 0", Ans::Count(waiting as u64), Ans::Count(m.db.unpublished_len()));
+}
+
+#[test]
+fn exercise_2_relay_with_one_failing_event() {
+    // Lesson §9 exercise 2 on real rows: five events, publishing event 3 fails once.
+    let name = "exercise-2";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 5);
+    m.preload(5);
+    pg.session("relay");
+    let log = &mut Vec::new();
+    let mut failed_once = false;
+    let mut order = Vec::new();
+    let mut polls = Vec::new();
+    for poll in 1..=3 {
+        same(log, name, &format!("poll {poll}: BEGIN"), pg.exec("relay", sql::BEGIN), m.begin("relay"));
+        let rows = same(
+            log,
+            name,
+            &format!("poll {poll}: SELECT … SKIP LOCKED"),
+            pg.ids("relay", sql::SELECT_BATCH_SKIP_LOCKED, limit(100)),
+            m.select("relay", LockMode::SkipLocked, 100),
+        );
+        let Ans::Rows(ids) = rows else { panic!() };
+        let (mut ok, mut bad) = (Vec::new(), Vec::new());
+        for id in ids {
+            if id == 3 && !failed_once {
+                failed_once = true;
+                bad.push(id);
+            } else {
+                order.push(id);
+                ok.push(id);
+            }
+        }
+        if !ok.is_empty() {
+            let a = pg.count("relay", sql::MARK_PUBLISHED, vec![Param::A(ok.clone())]);
+            same(log, name, &format!("poll {poll}: UPDATE … tarqatilgan_vaqt"), a, m.update("relay", &ok, OutboxChange::Published));
+        }
+        if !bad.is_empty() {
+            let a = pg.count("relay", sql::MARK_FAILED, vec![Param::A(bad.clone())]);
+            same(log, name, &format!("poll {poll}: UPDATE … urinishlar"), a, m.update("relay", &bad, OutboxChange::Attempt));
+        }
+        same(log, name, &format!("poll {poll}: COMMIT"), pg.exec("relay", sql::COMMIT), m.commit("relay"));
+        polls.push((ok.len(), bad.len()));
+    }
+    // The lesson's expected output.
+    assert_eq!(polls, vec![(4, 1), (1, 0), (0, 0)]);
+    assert_eq!(order, vec![1, 2, 4, 5, 3]);
+    let attempts = pg.value("SELECT urinishlar::bigint FROM outbox WHERE id = 3");
+    let model = m.db.event_row(EventId(3)).unwrap().data.urinishlar as i64;
+    same(log, name, "urinishlar of event 3", Ans::Rows(vec![attempts]), Ans::Rows(vec![model]));
+    assert_eq!(attempts, 2);
+}
+
+#[test]
+fn two_relays_skip_locked_over_200_events() {
+    // Lesson §4.1: 200 events, two relays in parallel, each published exactly once.
+    let name = "two-relays-skip-locked";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 200);
+    m.preload(200);
+    pg.session("relay-1");
+    pg.session("relay-2");
+    let log = &mut Vec::new();
+    let mut published = Vec::new();
+    for round in 1..=4 {
+        // Both hold their batches at once: the second skips what the first locked.
+        let mut batches = Vec::new();
+        for r in ["relay-1", "relay-2"] {
+            same(log, name, &format!("{round}: {r} BEGIN"), pg.exec(r, sql::BEGIN), m.begin(r));
+            let a = same(
+                log,
+                name,
+                &format!("{round}: {r} SELECT … SKIP LOCKED LIMIT 30"),
+                pg.ids(r, sql::SELECT_BATCH_SKIP_LOCKED, limit(30)),
+                m.select(r, LockMode::SkipLocked, 30),
+            );
+            let Ans::Rows(ids) = a else { panic!() };
+            batches.push((r, ids));
+        }
+        for (r, ids) in batches {
+            published.extend(ids.iter().copied());
+            let a = pg.count(r, sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
+            same(log, name, &format!("{round}: {r} UPDATE"), a, m.update(r, &ids, OutboxChange::Published));
+            same(log, name, &format!("{round}: {r} COMMIT"), pg.exec(r, sql::COMMIT), m.commit(r));
+        }
+    }
+    // Then each relay drains the rest with full batches.
+    for r in ["relay-1", "relay-2", "relay-1"] {
+        same(log, name, &format!("drain: {r} BEGIN"), pg.exec(r, sql::BEGIN), m.begin(r));
+        let a = same(log, name, &format!("drain: {r} SELECT LIMIT 100"), pg.ids(r, sql::SELECT_BATCH_SKIP_LOCKED, limit(100)), m.select(r, LockMode::SkipLocked, 100));
+        let Ans::Rows(ids) = a else { panic!() };
+        published.extend(ids.iter().copied());
+        if !ids.is_empty() {
+            let a = pg.count(r, sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
+            same(log, name, &format!("drain: {r} UPDATE"), a, m.update(r, &ids, OutboxChange::Published));
+        }
+        same(log, name, &format!("drain: {r} COMMIT"), pg.exec(r, sql::COMMIT), m.commit(r));
+    }
+    published.sort_unstable();
+    assert_eq!(published, (1..=200).collect::<Vec<i64>>(), "each event exactly once");
+    let once = pg.value("SELECT count(*) FROM outbox WHERE urinishlar = 1 AND tarqatilgan_vaqt IS NOT NULL");
+    same(log, name, "rows published exactly once", Ans::Count(once as u64), Ans::Count(200 - m.db.unpublished_len()));
+}
+
+#[test]
+fn plain_for_update_waits_then_rechecks() {
+    let name = "two-relays-for-update";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 200);
+    m.preload(200);
+    pg.session("relay-1");
+    pg.session("relay-2");
+    let log = &mut Vec::new();
+    same(log, name, "relay-1 BEGIN", pg.exec("relay-1", sql::BEGIN), m.begin("relay-1"));
+    let a = same(log, name, "relay-1 SELECT … FOR UPDATE LIMIT 100", pg.ids("relay-1", sql::SELECT_BATCH_WAIT, limit(100)), m.select("relay-1", LockMode::Wait, 100));
+    let Ans::Rows(first) = a else { panic!() };
+    same(log, name, "relay-2 BEGIN", pg.exec("relay-2", sql::BEGIN), m.begin("relay-2"));
+    same(
+        log,
+        name,
+        "relay-2 SELECT … FOR UPDATE LIMIT 100",
+        pg.ids("relay-2", sql::SELECT_BATCH_WAIT, limit(100)),
+        m.select("relay-2", LockMode::Wait, 100),
+    );
+    let a = pg.count("relay-1", sql::MARK_PUBLISHED, vec![Param::A(first.clone())]);
+    same(log, name, "relay-1 UPDATE … tarqatilgan_vaqt", a, m.update("relay-1", &first, OutboxChange::Published));
+    same(log, name, "relay-1 COMMIT", pg.exec("relay-1", sql::COMMIT), m.commit("relay-1"));
+    // relay-2 wakes, re-checks rows 1–100 (now published), drops them, takes 101–200.
+    let pg_rows = pg.finish("relay-2");
+    let model_rows = m.select("relay-2", LockMode::Wait, 100);
+    let second = same(log, name, "relay-2 SELECT answers after the wait", pg_rows, model_rows);
+    assert_eq!(second, Ans::Rows((101..=200).collect()));
+    same(log, name, "relay-2 COMMIT", pg.exec("relay-2", sql::COMMIT), m.commit("relay-2"));
+}
+
+#[test]
+fn nowait_fails_with_55p03() {
+    let name = "nowait";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 10);
+    m.preload(10);
+    pg.session("relay-1");
+    pg.session("relay-2");
+    let log = &mut Vec::new();
+    same(log, name, "relay-1 BEGIN", pg.exec("relay-1", sql::BEGIN), m.begin("relay-1"));
+    same(log, name, "relay-1 SELECT … NOWAIT LIMIT 5", pg.ids("relay-1", sql::SELECT_BATCH_NOWAIT, limit(5)), m.select("relay-1", LockMode::Nowait, 5));
+    same(log, name, "relay-2 BEGIN", pg.exec("relay-2", sql::BEGIN), m.begin("relay-2"));
+    let e = same(log, name, "relay-2 SELECT … NOWAIT LIMIT 5", pg.ids("relay-2", sql::SELECT_BATCH_NOWAIT, limit(5)), m.select("relay-2", LockMode::Nowait, 5));
+    assert_eq!(e, Ans::Err("55P03".into()));
+    // The failed transaction refuses everything until ROLLBACK.
+    same(log, name, "relay-2 SELECT in the failed tx", pg.ids("relay-2", sql::SELECT_BATCH_NOWAIT, limit(5)), m.select("relay-2", LockMode::Nowait, 5));
+    same(log, name, "relay-2 ROLLBACK", pg.exec("relay-2", sql::ROLLBACK), m.rollback("relay-2"));
+    same(log, name, "relay-1 COMMIT", pg.exec("relay-1", sql::COMMIT), m.commit("relay-1"));
+}
+
+#[test]
+fn no_lock_both_relays_publish_the_same_rows() {
+    let name = "no-lock";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 10);
+    m.preload(10);
+    pg.session("relay-1");
+    pg.session("relay-2");
+    let log = &mut Vec::new();
+    let mut got = Vec::new();
+    for r in ["relay-1", "relay-2"] {
+        same(log, name, &format!("{r} BEGIN"), pg.exec(r, sql::BEGIN), m.begin(r));
+        let a = same(log, name, &format!("{r} SELECT (no lock) LIMIT 10"), pg.ids(r, sql::SELECT_BATCH_HEAD, limit(10)), m.select(r, LockMode::None, 10));
+        let Ans::Rows(ids) = a else { panic!() };
+        got.push(ids);
+    }
+    assert_eq!(got[0], got[1], "both relays hold the same rows");
+    let ids = got[0].clone();
+    let a = pg.count("relay-1", sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
+    same(log, name, "relay-1 UPDATE", a, m.update("relay-1", &ids, OutboxChange::Published));
+    let a = pg.count("relay-2", sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
+    let w = same(log, name, "relay-2 UPDATE (the same rows)", a, m.update("relay-2", &ids, OutboxChange::Published));
+    assert_eq!(w, Ans::Waits(vec!["relay-1".into()]));
+    same(log, name, "relay-1 COMMIT", pg.exec("relay-1", sql::COMMIT), m.commit("relay-1"));
+    let a = pg.finish("relay-2");
+    same(log, name, "relay-2 UPDATE after the wait", a, m.update("relay-2", &ids, OutboxChange::Published));
+    same(log, name, "relay-2 COMMIT", pg.exec("relay-2", sql::COMMIT), m.commit("relay-2"));
+    let twice = pg.value("SELECT count(*) FROM outbox WHERE urinishlar = 2");
+    let model = m.db.outbox.iter().filter(|r| r.data.urinishlar == 2).count() as u64;
+    same(log, name, "rows marked twice (urinishlar = 2)", Ans::Count(twice as u64), Ans::Count(model));
+}
+
+#[test]
+fn two_deliveries_to_the_inbox() {
+    let name = "inbox";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg.session("worker-1");
+    pg.session("worker-2");
+    let log = &mut Vec::new();
+    for (event, first_ends) in [(1u32, sql::COMMIT), (2, sql::ROLLBACK)] {
+        for w in ["worker-1", "worker-2"] {
+            same(log, name, &format!("h-{event}: {w} BEGIN"), pg.exec(w, sql::BEGIN), m.begin(w));
+        }
+        let inbox = |m: &mut Model, w: &str| {
+            let t = m.t(w);
+            let r = m.db.inbox_insert(t, EventId(event), 1);
+            m.conv(r, |ins| Ans::Count(ins as u64))
+        };
+        let a = pg.count("worker-1", sql::INBOX_INSERT, vec![Param::U(uuid(event))]);
+        same(log, name, &format!("h-{event}: worker-1 INSERT INTO inbox"), a, inbox(&mut m, "worker-1"));
+        let a = pg.count("worker-2", sql::INBOX_INSERT, vec![Param::U(uuid(event))]);
+        let w = same(log, name, &format!("h-{event}: worker-2 INSERT INTO inbox"), a, inbox(&mut m, "worker-2"));
+        assert_eq!(w, Ans::Waits(vec!["worker-1".into()]));
+        let ma = if first_ends == sql::COMMIT { m.commit("worker-1") } else { m.rollback("worker-1") };
+        same(log, name, &format!("h-{event}: worker-1 {first_ends}"), pg.exec("worker-1", first_ends), ma);
+        let a = pg.finish("worker-2");
+        let after = same(log, name, &format!("h-{event}: worker-2 INSERT after the wait"), a, inbox(&mut m, "worker-2"));
+        // Committed first: the second does nothing. Rolled back first: the second inserts.
+        assert_eq!(after, Ans::Count(if first_ends == sql::COMMIT { 0 } else { 1 }));
+        same(log, name, &format!("h-{event}: worker-2 COMMIT"), pg.exec("worker-2", sql::COMMIT), m.commit("worker-2"));
+    }
+}
+
+#[test]
+fn insert_only_app_role() {
+    let name = "app-role";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg.session(S);
+    let log = &mut Vec::new();
+    let as_app = |m: &mut Model| {
+        m.begin(S);
+        let t = m.t(S);
+        m.db.set_local_role(t, Role::App);
+        Ans::Ok
+    };
+    let probes: [(&str, &'static str, Table, Privilege); 3] = [
+        ("SELECT count(*) FROM outbox", sql::COUNT_OUTBOX, Table::Outbox, Privilege::Select),
+        ("UPDATE outbox SET tarqatilgan_vaqt", sql::UPDATE_ALL_PUBLISHED, Table::Outbox, Privilege::Update),
+        ("DELETE FROM outbox", sql::DELETE_ALL, Table::Outbox, Privilege::Delete),
+    ];
+    for (label, text, table, p) in probes {
+        pg.exec(S, sql::BEGIN);
+        same(log, name, "SET LOCAL ROLE vazifalar_ilova", pg.exec(S, sql::SET_ROLE_APP), as_app(&mut m));
+        same(log, name, "INSERT INTO outbox as the app", pg.count(S, sql::INSERT_EVENT, event_params(1)), m.insert_event(S, 1));
+        let a = pg.run(S, Box::new(move |c| match c.execute(text, &[]) {
+            Ok(n) => Ans::Count(n),
+            Err(e) => Ans::Err(code(&e)),
+        }));
+        let t = m.t(S);
+        let r = m.db.probe(t, table, p);
+        let model = m.conv(r, Ans::Count);
+        let e = same(log, name, label, a, model);
+        assert_eq!(e, Ans::Err("42501".into()));
+        same(log, name, "ROLLBACK", pg.exec(S, sql::ROLLBACK), m.rollback(S));
+    }
+    // What RETURNING hodisa_id needs: SELECT on that column.
+    let returning = |pg: &mut Pg| {
+        pg.run(S, Box::new(|c| {
+            let p = [Param::T("vazifa.bajarildi".into()), Param::I(1), Param::J(serde_json::json!({}))];
+            match c.query(sql::INSERT_EVENT_RETURNING, &params(&p)) {
+                Ok(rows) => Ans::Count(rows.len() as u64),
+                Err(e) => Ans::Err(code(&e)),
+            }
+        }))
+    };
+    let model_returning = |m: &mut Model| {
+        let t = m.t(S);
+        let r = m.db.insert_event(t, EventId(9), EventKind::Completed, 1, 0, 0, true);
+        m.conv(r, |_| Ans::Count(1))
+    };
+    pg.exec(S, sql::BEGIN);
+    same(log, name, "SET LOCAL ROLE vazifalar_ilova", pg.exec(S, sql::SET_ROLE_APP), as_app(&mut m));
+    let e = same(log, name, "INSERT … RETURNING hodisa_id", returning(&mut pg), model_returning(&mut m));
+    assert_eq!(e, Ans::Err("42501".into()));
+    same(log, name, "ROLLBACK", pg.exec(S, sql::ROLLBACK), m.rollback(S));
+    pg.observer.batch_execute(sql::GRANT_RETURNING).unwrap();
+    m.db.app_can_read_hodisa_id = true;
+    pg.exec(S, sql::BEGIN);
+    same(log, name, "SET LOCAL ROLE vazifalar_ilova", pg.exec(S, sql::SET_ROLE_APP), as_app(&mut m));
+    same(log, name, "after GRANT SELECT (hodisa_id): RETURNING", returning(&mut pg), model_returning(&mut m));
+    same(log, name, "ROLLBACK", pg.exec(S, sql::ROLLBACK), m.rollback(S));
+    // The identity column needed no sequence grant (every INSERT above worked); a serial
+    // column does. This is PostgreSQL's fact alone: the model has no serial columns.
+    pg.observer
+        .batch_execute("CREATE TABLE serial_demo (id serial PRIMARY KEY, x int); GRANT INSERT ON serial_demo TO vazifalar_ilova")
+        .unwrap();
+    pg.exec(S, sql::BEGIN);
+    pg.exec(S, sql::SET_ROLE_APP);
+    let a = pg.run(S, Box::new(|c| match c.execute("INSERT INTO serial_demo (x) VALUES (1)", &[]) {
+        Ok(n) => Ans::Count(n),
+        Err(e) => Ans::Err(code(&e)),
+    }));
+    println!("truth: {name:<24} {:<44} postgres={a:?} (a serial column needs USAGE on its sequence)", "INSERT into a serial table as the app");
+    assert_eq!(a, Ans::Err("42501".into()));
+    pg.exec(S, sql::ROLLBACK);
+}
+
+#[test]
+fn identity_commits_out_of_order_and_a_high_water_mark_misses_one() {
+    let name = "high-water-mark";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg.session("slow");
+    pg.session("fast");
+    pg.session("relay");
+    let log = &mut Vec::new();
+    same(log, name, "slow BEGIN", pg.exec("slow", sql::BEGIN), m.begin("slow"));
+    same(log, name, "fast BEGIN", pg.exec("fast", sql::BEGIN), m.begin("fast"));
+    same(log, name, "slow INSERT (takes id 1)", pg.count("slow", sql::INSERT_EVENT, event_params(1)), m.insert_event("slow", 1));
+    same(log, name, "fast INSERT (takes id 2)", pg.count("fast", sql::INSERT_EVENT, event_params(2)), m.insert_event("fast", 2));
+    same(log, name, "fast COMMIT", pg.exec("fast", sql::COMMIT), m.commit("fast"));
+    let hwm = |m: &mut Model, last: i64| {
+        m.begin("relay");
+        let t = m.t("relay");
+        let r = m.db.select_after(t, last as u64, 100);
+        let a = m.conv(r, Model::ids);
+        m.commit("relay");
+        a
+    };
+    let a = same(log, name, "relay: WHERE id > 0", pg.ids("relay", sql::SELECT_AFTER, vec![Param::I(0), Param::I(100)]), hwm(&mut m, 0));
+    assert_eq!(a, Ans::Rows(vec![2]));
+    same(log, name, "slow COMMIT (id 1, below the mark)", pg.exec("slow", sql::COMMIT), m.commit("slow"));
+    let a = same(log, name, "relay: WHERE id > 2", pg.ids("relay", sql::SELECT_AFTER, vec![Param::I(2), Param::I(100)]), hwm(&mut m, 2));
+    assert_eq!(a, Ans::Rows(vec![]), "event 1 is never seen: lost");
+    // The lesson's poll cannot skip it.
+    m.begin("relay");
+    let b = m.select("relay", LockMode::None, 100);
+    m.commit("relay");
+    let a = same(log, name, "relay: WHERE tarqatilgan_vaqt IS NULL", pg.ids("relay", sql::SELECT_BATCH_HEAD, limit(100)), b);
+    assert_eq!(a, Ans::Rows(vec![1, 2]));
+}
+
+#[test]
+fn cleanup_with_a_retention_period() {
+    let name = "cleanup";
+    const DAY: i64 = 86_400;
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 4);
+    m.preload(4);
+    // Row 1: published 8 days ago. Row 2: published 1 day ago. Row 3: never published,
+    // created 10 days ago. Row 4: new and unpublished. Model time is in seconds here.
+    let now = 100 * DAY as u64;
+    let backdate: [(i64, Option<i64>); 4] = [(9, Some(8)), (2, Some(1)), (10, None), (0, None)];
+    for (i, (created, published)) in backdate.iter().enumerate() {
+        let id = i as i64 + 1;
+        let text = match published {
+            Some(p) => format!("UPDATE outbox SET yaratilgan_vaqt = now() - interval '{created} days', tarqatilgan_vaqt = now() - interval '{p} days' WHERE id = {id}"),
+            None => format!("UPDATE outbox SET yaratilgan_vaqt = now() - interval '{created} days' WHERE id = {id}"),
+        };
+        pg.observer.batch_execute(&text).unwrap();
+        let days = |d: i64| now - (d * DAY) as u64;
+        m.db.backdate(i as u32, days(*created), published.map(days));
+    }
+    m.tick = now;
+    pg.session("cleaner");
+    let log = &mut Vec::new();
+    for (label, text, only_published) in [("DELETE … tarqatilgan_vaqt < now() - 7 days", sql::CLEANUP, true), ("broken: DELETE … yaratilgan_vaqt < now() - 7 days", sql::CLEANUP_BY_AGE, false)] {
+        same(log, name, "BEGIN", pg.exec("cleaner", sql::BEGIN), m.begin("cleaner"));
+        let a = pg.count("cleaner", text, vec![Param::F(7.0 * DAY as f64)]);
+        let t = m.t("cleaner");
+        let mut c = Cursor::default();
+        let r = m.db.cleanup(t, now - 7 * DAY as u64, only_published, &mut c);
+        let model = m.conv(r, Ans::Count);
+        same(log, name, label, a, model);
+        same(log, name, "COMMIT", pg.exec("cleaner", sql::COMMIT), m.commit("cleaner"));
+        let left = pg.observer.query("SELECT id FROM outbox ORDER BY id", &[]).unwrap().iter().map(|r| r.get::<_, i64>(0)).collect();
+        let model_left = (0..m.db.outbox.len()).filter(|&i| !m.db.outbox[i].data.deleted).map(|i| i as i64 + 1).collect();
+        same(log, name, "rows left", Ans::Rows(left), Ans::Rows(model_left));
+    }
+    // The right cleanup removed only row 1; the broken one also removed row 3, an
+    // unpublished event: lost.
+    assert!(m.db.event_row(EventId(3)).unwrap().data.deleted);
+    assert!(!m.db.event_row(EventId(4)).unwrap().data.deleted);
+}
+
+#[test]
+fn relay_killed_before_commit_leaves_rows_for_the_next_poll() {
+    // The relay published and marked its batch, then died before COMMIT: the connection
+    // closes, PostgreSQL rolls back, the rows are unlocked and unpublished again.
+    let name = "kill-relay";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 8);
+    m.preload(8);
+    pg.session("relay-1");
+    pg.session("relay-2");
+    let log = &mut Vec::new();
+    same(log, name, "relay-1 BEGIN", pg.exec("relay-1", sql::BEGIN), m.begin("relay-1"));
+    let a = same(log, name, "relay-1 SELECT … SKIP LOCKED LIMIT 5", pg.ids("relay-1", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)), m.select("relay-1", LockMode::SkipLocked, 5));
+    let Ans::Rows(ids) = a else { panic!() };
+    let a = pg.count("relay-1", sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
+    same(log, name, "relay-1 UPDATE … tarqatilgan_vaqt", a, m.update("relay-1", &ids, OutboxChange::Published));
+    same(log, name, "relay-2 BEGIN", pg.exec("relay-2", sql::BEGIN), m.begin("relay-2"));
+    same(log, name, "relay-2 SELECT while relay-1 holds 1–5", pg.ids("relay-2", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)), m.select("relay-2", LockMode::SkipLocked, 5));
+    same(log, name, "relay-2 COMMIT", pg.exec("relay-2", sql::COMMIT), m.commit("relay-2"));
+    same(log, name, "kill relay-1 (connection closed)", pg.kill("relay-1"), m.rollback("relay-1"));
+    same(log, name, "relay-2 BEGIN", pg.exec("relay-2", sql::BEGIN), m.begin("relay-2"));
+    let a = same(log, name, "relay-2 SELECT after the kill", pg.ids("relay-2", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)), m.select("relay-2", LockMode::SkipLocked, 5));
+    assert_eq!(a, Ans::Rows(ids), "the killed relay's rows come back");
+    same(log, name, "relay-2 ROLLBACK", pg.exec("relay-2", sql::ROLLBACK), m.rollback("relay-2"));
+    let unpublished = pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL AND urinishlar = 0");
+    same(log, name, "unpublished rows, urinishlar 0", Ans::Count(unpublished as u64), Ans::Count(m.db.unpublished_len()));
+}

@@ -1,0 +1,174 @@
+//! `cargo xtask test`: set-up, then every test layer in order, then a summary closing with
+//! `N passed, N failed` (counting layers). A failing layer doesn't stop the later ones.
+
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+use crate::pg::TempPostgres;
+use crate::proc::{self, run_visible, ChildGuard, Result};
+use crate::setup::{self, Scope, CHROMEDRIVER, CHROMIUM};
+use crate::static_server::StaticServer;
+use crate::{size, Ctx};
+
+#[derive(Default)]
+struct State {
+    /// `trunk build --release` succeeded in this run: dist/ is fresh.
+    release_built: bool,
+}
+
+type LayerFn = fn(&Ctx, &mut State) -> Result<bool>;
+
+const LAYERS: [(&str, LayerFn); 5] = [
+    ("native tests (cargo test --workspace)", native),
+    (
+        "component tests in headless Chromium (wasm-bindgen-test)",
+        components,
+    ),
+    (
+        "end-to-end (trunk build --release, chromedriver)",
+        end_to_end,
+    ),
+    ("real PostgreSQL", postgres),
+    ("size report of the release build", size_report),
+];
+
+pub fn run_all(ctx: &Ctx) -> ExitCode {
+    let started = Instant::now();
+    if let Err(err) = setup::run(ctx, Scope::Test) {
+        eprintln!("set-up failed: {err}");
+        println!("0 passed, {} failed", LAYERS.len());
+        return ExitCode::FAILURE;
+    }
+    let mut state = State::default();
+    let mut results = Vec::new();
+    for (i, (name, layer)) in LAYERS.iter().enumerate() {
+        println!("\n== layer {}/{}: {name} ==", i + 1, LAYERS.len());
+        let t = Instant::now();
+        let ok = match layer(ctx, &mut state) {
+            Ok(ok) => ok,
+            Err(err) => {
+                eprintln!("error: {err}");
+                false
+            }
+        };
+        results.push((*name, ok, t.elapsed()));
+    }
+    println!(
+        "\n== summary ({:.0} s in all) ==",
+        started.elapsed().as_secs_f64()
+    );
+    for (i, (name, ok, took)) in results.iter().enumerate() {
+        let mark = if *ok { "ok  " } else { "FAIL" };
+        println!("  {mark} {} {name} ({:.1} s)", i + 1, took.as_secs_f64());
+    }
+    let passed = results.iter().filter(|r| r.1).count();
+    let failed = results.len() - passed;
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Layer 1: every crate's native tests (the env-dependent targets need the `integration`
+/// feature, so they are left out here).
+fn native(ctx: &Ctx, _: &mut State) -> Result<bool> {
+    run_visible(ctx.cargo().args(["test", "--workspace"]))
+}
+
+/// Layer 2: wasm-bindgen-test in headless Chromium (runner set in .cargo/config.toml,
+/// browser flags in webdriver.json).
+fn components(ctx: &Ctx, _: &mut State) -> Result<bool> {
+    run_visible(
+        ctx.cargo()
+            .args([
+                "test",
+                "--target",
+                "wasm32-unknown-unknown",
+                "-p",
+                "outbox-playground",
+            ])
+            .env("CHROMEDRIVER", CHROMEDRIVER)
+            .env_remove("GECKODRIVER")
+            .env_remove("SAFARIDRIVER"),
+    )
+}
+
+/// Layer 3: the release build served on 127.0.0.1, driven through chromedriver.
+fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
+    if !run_visible(Command::new("trunk").current_dir(&ctx.root).args([
+        "build",
+        "--release",
+        "--offline",
+    ]))? {
+        return Ok(false);
+    }
+    state.release_built = true;
+
+    // Guards: dropped in reverse order (driver, then server) on every path out.
+    let server =
+        StaticServer::start(ctx.root.join("dist")).map_err(proc::io_ctx("static server"))?;
+    println!("serving dist/ on {}", server.url());
+    let port = proc::free_port()?;
+    let mut driver = ChildGuard::spawn(
+        "chromedriver",
+        Command::new(CHROMEDRIVER).arg(format!("--port={port}")),
+        &ctx.logs().join("chromedriver.log"),
+    )?;
+    proc::wait_for_port(port, Duration::from_secs(30), Some(driver.child()))?;
+    println!("chromedriver on 127.0.0.1:{port}");
+    let ok = run_visible(
+        ctx.cargo()
+            .args([
+                "test",
+                "-p",
+                "outbox-playground",
+                "--features",
+                "integration",
+                "--test",
+                "e2e",
+            ])
+            .env("OUTBOX_E2E_URL", server.url())
+            .env("OUTBOX_WEBDRIVER_URL", format!("http://127.0.0.1:{port}"))
+            .env("OUTBOX_CHROMIUM", CHROMIUM),
+    )?;
+    let shot = ctx.root.join("tests/screenshots/e2e-en.png");
+    if ok && shot.exists() {
+        println!("screenshot: {}", shot.display());
+    }
+    Ok(ok)
+}
+
+/// The test targets that need `OUTBOX_PG_URL` (each `required-features = ["integration"]`
+/// in Cargo.toml, so layer 1 leaves them out).
+const PG_TESTS: [&str; 2] = ["pg", "truth"];
+
+/// Layer 4: a throwaway PostgreSQL server for the tests that talk to a real one.
+fn postgres(ctx: &Ctx, _: &mut State) -> Result<bool> {
+    let pg = TempPostgres::start()?;
+    println!("postgresql on 127.0.0.1:{}", pg.port);
+    let mut cmd = ctx.cargo();
+    cmd.args([
+        "test",
+        "-p",
+        "outbox-playground",
+        "--features",
+        "integration",
+    ]);
+    for test in PG_TESTS {
+        cmd.args(["--test", test]);
+    }
+    // The truth suite prints each step's answer from PostgreSQL and from the model.
+    cmd.args(["--", "--nocapture"]);
+    run_visible(cmd.env("OUTBOX_PG_URL", pg.url()))
+}
+
+/// Layer 5: sizes of what layer 3 built.
+fn size_report(ctx: &Ctx, state: &mut State) -> Result<bool> {
+    if !state.release_built {
+        return Err("no release build: `trunk build --release` failed in layer 3".into());
+    }
+    size::report(&ctx.root.join("dist"))?;
+    Ok(true)
+}

@@ -1,0 +1,105 @@
+//! The project's two commands (run from anywhere in the repo):
+//!
+//! - `cargo xtask serve [TRUNK_ARGS…]`: set up the build tools, then `trunk serve` the
+//!   playground on http://127.0.0.1:8080 (extra arguments, e.g. `--release`, go to trunk).
+//! - `cargo xtask test`: set up everything, run every test layer, print a size report, and
+//!   close with `N passed, N failed` (counting layers).
+//!
+//! Std only, except two pure-Rust compressors for the size report.
+
+mod layers;
+mod pg;
+mod proc;
+mod setup;
+mod size;
+mod static_server;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Where everything lives.
+pub struct Ctx {
+    /// The repository root (the workspace).
+    pub root: PathBuf,
+    /// `.tools/`: the project's git-ignored tool folder (npm's wasm-opt, logs).
+    pub tools: PathBuf,
+    /// The cargo that runs us (`$CARGO`), so children use the same toolchain.
+    pub cargo: PathBuf,
+}
+
+impl Ctx {
+    fn new() -> Ctx {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("xtask lives in the repo root")
+            .to_path_buf();
+        let tools = root.join(".tools");
+        let cargo = std::env::var_os("CARGO").map_or_else(|| "cargo".into(), PathBuf::from);
+        Ctx { root, tools, cargo }
+    }
+
+    pub fn logs(&self) -> PathBuf {
+        self.tools.join("logs")
+    }
+
+    pub fn cargo(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(&self.cargo);
+        cmd.current_dir(&self.root);
+        cmd
+    }
+}
+
+const USAGE: &str = "usage:
+  cargo xtask serve [TRUNK_ARGS...]   set up, then serve the playground on http://127.0.0.1:8080
+  cargo xtask test                    set up, then run every test layer and report sizes";
+
+fn main() -> ExitCode {
+    let ctx = Ctx::new();
+    let mut args = std::env::args().skip(1);
+    let command = args.next();
+    let rest: Vec<String> = args.collect();
+    proc::prepare_path(&ctx);
+    match command.as_deref() {
+        Some("serve") => serve(&ctx, &rest),
+        Some("test") if rest.is_empty() => layers::run_all(&ctx),
+        Some("help" | "-h" | "--help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn serve(ctx: &Ctx, trunk_args: &[String]) -> ExitCode {
+    if let Err(err) = setup::run(ctx, setup::Scope::Build) {
+        eprintln!("set-up failed: {err}");
+        return ExitCode::FAILURE;
+    }
+    println!("serving on http://127.0.0.1:8080 (Ctrl-C stops)");
+    let status = std::process::Command::new("trunk")
+        .current_dir(&ctx.root)
+        .args([
+            "serve",
+            "--offline",
+            "--address",
+            "127.0.0.1",
+            "--port",
+            "8080",
+        ])
+        .args(trunk_args)
+        .status();
+    match status {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(status) => {
+            eprintln!("trunk serve ended: {status}");
+            ExitCode::FAILURE
+        }
+        Err(err) => {
+            eprintln!("cannot start trunk: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Set-up: each stage checks first and installs only what is missing or of the wrong
+//! version, printing one line. A second run takes seconds.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::pg;
+use crate::proc::{self, output, run_logged, which, Result};
+use crate::Ctx;
+
+pub const TRUNK_VERSION: &str = "0.21.14";
+pub const BINARYEN_NPM: &str = "binaryen@132.0.0";
+pub const WASM_OPT_VERSION: &str = "132";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// What a command needs: building the page, or also testing it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Rust's wasm32 target, trunk, wasm-bindgen-cli, wasm-opt.
+    Build,
+    /// The above, plus Chromium + ChromeDriver and PostgreSQL.
+    Test,
+}
+
+pub fn run(ctx: &Ctx, scope: Scope) -> Result<()> {
+    let started = Instant::now();
+    stage("wasm32-unknown-unknown target", || wasm_target(ctx))?;
+    stage(&format!("trunk {TRUNK_VERSION}"), || trunk(ctx))?;
+    stage("wasm-bindgen-cli (= Cargo.lock)", || wasm_bindgen(ctx))?;
+    stage(&format!("wasm-opt (npm {BINARYEN_NPM})"), || wasm_opt(ctx))?;
+    if scope == Scope::Test {
+        stage("chromium + chromedriver", || chromium(ctx))?;
+        stage("postgresql server", || postgresql(ctx))?;
+    }
+    println!("setup: done in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Prints `setup: NAME … RESULT (TIME)` as one line, whatever the stage does.
+fn stage(name: &str, f: impl FnOnce() -> Result<String>) -> Result<()> {
+    print!("setup: {name:<40} ");
+    let _ = std::io::stdout().flush();
+    let started = Instant::now();
+    match f() {
+        Ok(note) => {
+            println!("{note} ({:.1} s)", started.elapsed().as_secs_f64());
+            Ok(())
+        }
+        Err(err) => {
+            println!("FAILED ({:.1} s)", started.elapsed().as_secs_f64());
+            Err(format!("{name}: {err}"))
+        }
+    }
+}
+
+fn log(ctx: &Ctx, name: &str) -> PathBuf {
+    ctx.logs().join(format!("setup-{name}.log"))
+}
+
+fn wasm_target(ctx: &Ctx) -> Result<String> {
+    const TARGET: &str = "wasm32-unknown-unknown";
+    let sysroot = output(Command::new("rustc").arg("--print").arg("sysroot"));
+    if let Some(sysroot) = sysroot {
+        if Path::new(&sysroot)
+            .join("lib/rustlib")
+            .join(TARGET)
+            .is_dir()
+        {
+            return Ok("already installed".into());
+        }
+    }
+    run_logged(
+        Command::new("rustup").args(["target", "add", TARGET]),
+        &log(ctx, "wasm32-target"),
+    )?;
+    Ok("installed".into())
+}
+
+/// The version a `tool --version` prints, as its second word ("trunk 0.21.14").
+fn tool_version(tool: &str) -> Option<String> {
+    let line = output(Command::new(tool).arg("--version"))?;
+    line.split_whitespace().nth(1).map(str::to_string)
+}
+
+fn trunk(ctx: &Ctx) -> Result<String> {
+    if tool_version("trunk").as_deref() == Some(TRUNK_VERSION) {
+        return Ok("already installed".into());
+    }
+    // --force: reached only when the binary is missing or wrong, and cargo would otherwise
+    // skip a crate its records list as installed (say, after the binary was deleted).
+    run_logged(
+        ctx.cargo().args([
+            "install",
+            "--locked",
+            "--force",
+            "trunk",
+            "--version",
+            TRUNK_VERSION,
+        ]),
+        &log(ctx, "trunk"),
+    )?;
+    match tool_version("trunk") {
+        Some(v) if v == TRUNK_VERSION => Ok("installed".into()),
+        other => Err(format!("after install, `trunk --version` says {other:?}")),
+    }
+}
+
+/// The version of `name` in Cargo.lock's text.
+pub fn locked_version(lock: &str, name: &str) -> Option<String> {
+    let wanted = format!("name = \"{name}\"");
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == wanted {
+            let version = lines.next()?.trim();
+            return version
+                .strip_prefix("version = \"")?
+                .strip_suffix('"')
+                .map(str::to_string);
+        }
+    }
+    None
+}
+
+/// The value of `key = "…"` in a TOML text (first occurrence; enough for Trunk.toml's pins).
+pub fn toml_string(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let (k, v) = line.split_once('=')?;
+        if k.trim() != key {
+            return None;
+        }
+        let v = v.split('#').next()?.trim();
+        v.strip_prefix('"')?.strip_suffix('"').map(str::to_string)
+    })
+}
+
+/// wasm-bindgen's version from Cargo.lock (creating the lock file if a checkout lacks it),
+/// checked against Trunk.toml's pin.
+pub fn wasm_bindgen_version(ctx: &Ctx) -> Result<String> {
+    let lock_path = ctx.root.join("Cargo.lock");
+    if !lock_path.exists() {
+        run_logged(ctx.cargo().arg("generate-lockfile"), &log(ctx, "lockfile"))?;
+    }
+    let lock = std::fs::read_to_string(&lock_path).map_err(proc::io_ctx("read Cargo.lock"))?;
+    let version =
+        locked_version(&lock, "wasm-bindgen").ok_or("Cargo.lock has no wasm-bindgen entry")?;
+    let trunk_toml = std::fs::read_to_string(ctx.root.join("Trunk.toml"))
+        .map_err(proc::io_ctx("read Trunk.toml"))?;
+    match toml_string(&trunk_toml, "wasm_bindgen") {
+        Some(pin) if pin == version => Ok(version),
+        pin => Err(format!(
+            "Trunk.toml pins wasm_bindgen = {pin:?} but Cargo.lock has {version}: make them equal"
+        )),
+    }
+}
+
+fn wasm_bindgen(ctx: &Ctx) -> Result<String> {
+    let version = wasm_bindgen_version(ctx)?;
+    let ok = || {
+        tool_version("wasm-bindgen").as_deref() == Some(version.as_str())
+            && tool_version("wasm-bindgen-test-runner").as_deref() == Some(version.as_str())
+    };
+    if ok() {
+        return Ok(format!("{version} already installed"));
+    }
+    // Without --locked: with it, a dependency missing from the index makes it fail.
+    // --force: as for trunk.
+    run_logged(
+        ctx.cargo().args([
+            "install",
+            "--force",
+            "wasm-bindgen-cli",
+            "--version",
+            &version,
+        ]),
+        &log(ctx, "wasm-bindgen-cli"),
+    )?;
+    if ok() {
+        Ok(format!("{version} installed"))
+    } else {
+        Err(format!(
+            "after install, wasm-bindgen says {:?}, wasm-bindgen-test-runner says {:?}",
+            tool_version("wasm-bindgen"),
+            tool_version("wasm-bindgen-test-runner")
+        ))
+    }
+}
+
+/// npm's binaryen ships wasm-opt as a node script; Debian's binaryen (108) builds pages
+/// that die at load, so it is never used.
+fn wasm_opt(ctx: &Ctx) -> Result<String> {
+    let wasm_opt = ctx.tools.join("node_modules/.bin/wasm-opt");
+    let ok = || {
+        proc::is_executable(&wasm_opt)
+            && output(Command::new(&wasm_opt).arg("--version"))
+                .is_some_and(|v| v.contains(&format!("version_{WASM_OPT_VERSION}")))
+            && which("wasm-opt").as_deref() == Some(wasm_opt.as_path())
+    };
+    if ok() {
+        return Ok("already installed".into());
+    }
+    if which("npm").is_none() {
+        apt_install(ctx, &["nodejs", "npm"])?;
+    }
+    std::fs::create_dir_all(&ctx.tools).map_err(proc::io_ctx("create .tools"))?;
+    run_logged(
+        Command::new("npm")
+            .arg("install")
+            .arg("--prefix")
+            .arg(&ctx.tools)
+            .args(["--no-audit", "--no-fund", "--loglevel=error", BINARYEN_NPM]),
+        &log(ctx, "wasm-opt"),
+    )?;
+    if ok() {
+        Ok("installed".into())
+    } else {
+        Err(format!(
+            "{} --version says {:?}",
+            wasm_opt.display(),
+            output(Command::new(&wasm_opt).arg("--version"))
+        ))
+    }
+}
+
+fn chromium(ctx: &Ctx) -> Result<String> {
+    let present = || Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
+    if present() {
+        return Ok("already installed".into());
+    }
+    apt_install(ctx, &["chromium", "chromium-driver"])?;
+    if present() {
+        Ok("installed".into())
+    } else {
+        Err(format!("{CHROMIUM} or {CHROMEDRIVER} is still missing"))
+    }
+}
+
+fn postgresql(ctx: &Ctx) -> Result<String> {
+    if let Some(bin) = pg::find_bin_dir() {
+        return Ok(format!("found in {}", bin.display()));
+    }
+    apt_install(ctx, &["postgresql"])?;
+    match pg::find_bin_dir() {
+        Some(bin) => Ok(format!("installed in {}", bin.display())),
+        None => Err("initdb/pg_ctl/postgres still not found".into()),
+    }
+}
+
+/// `apt-get update` (once per run), then `apt-get install -y PACKAGES`.
+fn apt_install(ctx: &Ctx, packages: &[&str]) -> Result<()> {
+    static UPDATED: AtomicBool = AtomicBool::new(false);
+    let apt = || {
+        let mut cmd = if proc::is_root() {
+            Command::new("apt-get")
+        } else {
+            let mut sudo = Command::new("sudo");
+            sudo.args(["-n", "apt-get"]);
+            sudo
+        };
+        cmd.env("DEBIAN_FRONTEND", "noninteractive");
+        cmd
+    };
+    let log = log(ctx, "apt");
+    if !UPDATED.swap(true, Ordering::SeqCst) {
+        run_logged(apt().arg("update"), &log)?;
+    }
+    run_logged(apt().args(["install", "-y"]).args(packages), &log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOCK: &str = r#"
+[[package]]
+name = "wasm-bindgen"
+version = "0.2.130"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+
+[[package]]
+name = "wasm-bindgen-backend"
+version = "0.2.999"
+"#;
+
+    #[test]
+    fn reads_the_locked_version() {
+        assert_eq!(
+            locked_version(LOCK, "wasm-bindgen").as_deref(),
+            Some("0.2.130")
+        );
+        assert_eq!(
+            locked_version(LOCK, "wasm-bindgen-backend").as_deref(),
+            Some("0.2.999")
+        );
+        assert_eq!(locked_version(LOCK, "leptos"), None);
+    }
+
+    #[test]
+    fn reads_trunk_pins() {
+        let toml = "[tools]\nwasm_bindgen = \"0.2.130\"  # pinned\nwasm_opt = \"version_132\"\n";
+        assert_eq!(
+            toml_string(toml, "wasm_bindgen").as_deref(),
+            Some("0.2.130")
+        );
+        assert_eq!(
+            toml_string(toml, "wasm_opt").as_deref(),
+            Some("version_132")
+        );
+        assert_eq!(toml_string(toml, "wasm"), None);
+    }
+
+    #[test]
+    fn the_repo_pins_agree() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
+        let trunk = std::fs::read_to_string(root.join("Trunk.toml")).unwrap();
+        assert_eq!(
+            locked_version(&lock, "wasm-bindgen"),
+            toml_string(&trunk, "wasm_bindgen"),
+            "Trunk.toml's wasm_bindgen pin must equal Cargo.lock"
+        );
+        assert_eq!(
+            toml_string(&trunk, "wasm_opt").as_deref(),
+            Some(format!("version_{WASM_OPT_VERSION}").as_str())
+        );
+    }
+}

@@ -92,10 +92,50 @@ translations! {
         uz: "English",
         en: "English",
     }
-    /// What the empty stage says until the pipeline lands.
-    StagePlaceholder {
-        uz: "Maydoncha qurilmoqda: tez orada bu yerda jarayonlar, navbat va hisoblagichlar paydo bo'ladi.",
-        en: "The playground is being built: the processes, the queue and the counters will appear here soon.",
+    /// The heading of the canon comparison on the stage.
+    CanonHeading {
+        uz: "Kanon o'lchovi: 100 vazifa, har i % 10 == 3 da jarayon o'ladi",
+        en: "The canon run: 100 tasks, the process dies at every i % 10 == 3",
+    }
+    /// What the canon comparison shows, in one line.
+    CanonIntro {
+        uz: "Ikkala qator ham shu sahifadagi model tomonidan hozir hisoblandi: jarayon COMMIT'dan keyin o'ladi.",
+        en: "Both rows were just computed by the model running in this page: the process dies right after COMMIT.",
+    }
+    /// Row: dual write, DB first.
+    CanonDualWrite {
+        uz: "Dual write (avval baza, keyin navbat)",
+        en: "Dual write (database first, then queue)",
+    }
+    /// Row: the outbox.
+    CanonOutbox {
+        uz: "Outbox (hodisa vazifa bilan bitta tranzaksiyada)",
+        en: "Outbox (event in the task's transaction)",
+    }
+    /// Column: design.
+    ColDesign {
+        uz: "Usul",
+        en: "Design",
+    }
+    /// Column: tasks in the database.
+    ColInDb {
+        uz: "Bazada",
+        en: "In the database",
+    }
+    /// Column: jobs in the queue.
+    ColInQueue {
+        uz: "Navbatda",
+        en: "In the queue",
+    }
+    /// Column: lost events.
+    ColLost {
+        uz: "Yo'qoldi",
+        en: "Lost",
+    }
+    /// The lesson's canon line; {db} and {q} are filled in.
+    CanonLine {
+        uz: "bazada {db}, navbatda {q}",
+        en: "{db} in the database, {q} in the queue",
     }
 }
 

@@ -2,14 +2,16 @@
 //!
 //! `main.rs` mounts [`App`]; every other component lives in its own file.
 
+pub mod canon;
 pub mod header;
 pub mod i18n;
 pub mod lang_switch;
 
 use leptos::prelude::*;
 
+use crate::canon::Canon;
 use crate::header::Header;
-use crate::i18n::{provide_i18n, Key, Lang};
+use crate::i18n::{provide_i18n, Lang};
 
 /// The whole page.
 #[component]
@@ -28,7 +30,7 @@ pub fn App() -> impl IntoView {
         <div class="app">
             <Header/>
             <main class="stage" data-testid="stage">
-                <p class="stage__placeholder">{move || i18n.t(Key::StagePlaceholder)}</p>
+                <Canon/>
             </main>
         </div>
     }

@@ -85,3 +85,38 @@ async fn language_switch_changes_the_text() {
     settle().await;
     assert_eq!(text(&host, "tagline"), t(Lang::Uz, Key::Tagline));
 }
+
+#[wasm_bindgen_test]
+async fn canon_panel_renders_the_models_counters() {
+    let host = mount_app();
+    settle().await;
+    // The figures come from the model run inside the page; the lesson's canon says
+    // "bazada 100 vazifa, navbatda 90 hodisa — 10 tasi YO'QOLDI" and for the outbox 100/100/0.
+    for (name, expected) in [
+        ("canon-dual-write", ("100", "90", "10")),
+        ("canon-outbox", ("100", "100", "0")),
+    ] {
+        let c = outbox_playground::canon::canon_counters(name).unwrap();
+        let got = (
+            text(&host, &format!("{name}-db")),
+            text(&host, &format!("{name}-queue")),
+            text(&host, &format!("{name}-lost")),
+        );
+        assert_eq!(
+            got,
+            (
+                c.tasks_in_db.to_string(),
+                c.queue_jobs.to_string(),
+                c.lost.to_string()
+            )
+        );
+        assert_eq!((got.0.as_str(), got.1.as_str(), got.2.as_str()), expected);
+    }
+    assert_eq!(text(&host, "canon-line"), "bazada 100, navbatda 90");
+    by_testid(&host, "lang-en").click();
+    settle().await;
+    assert_eq!(
+        text(&host, "canon-line"),
+        "100 in the database, 90 in the queue"
+    );
+}

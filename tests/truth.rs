@@ -55,7 +55,9 @@ struct Pg {
 }
 
 fn code(e: &postgres::Error) -> String {
-    e.code().map(|c| c.code().to_string()).unwrap_or_else(|| format!("?{e}"))
+    e.code()
+        .map(|c| c.code().to_string())
+        .unwrap_or_else(|| format!("?{e}"))
 }
 
 impl Pg {
@@ -63,16 +65,26 @@ impl Pg {
         let base = url();
         let mut admin = Client::connect(&base, NoTls).expect("connect");
         let db = format!("truth_{name}").replace('-', "_");
-        admin.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")).unwrap();
-        admin.batch_execute(&format!("CREATE DATABASE {db}")).unwrap();
+        admin
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"))
+            .unwrap();
+        admin
+            .batch_execute(&format!("CREATE DATABASE {db}"))
+            .unwrap();
         // The role is cluster-wide; the scenarios share it.
         if let Err(e) = admin.batch_execute(sql::CREATE_APP_ROLE) {
             // 42710 duplicate_object: another scenario made it first.
-            assert!(matches!(code(&e).as_str(), "42710" | "23505" | "XX000"), "{e}");
+            assert!(
+                matches!(code(&e).as_str(), "42710" | "23505" | "XX000"),
+                "{e}"
+            );
         }
         let url = match base.rsplit_once('/') {
             Some((head, tail)) if !tail.contains('@') => {
-                let query = tail.split_once('?').map(|(_, q)| format!("?{q}")).unwrap_or_default();
+                let query = tail
+                    .split_once('?')
+                    .map(|(_, q)| format!("?{q}"))
+                    .unwrap_or_default();
                 format!("{head}/{db}{query}")
             }
             _ => format!("{base} dbname={db}"),
@@ -80,12 +92,19 @@ impl Pg {
         let mut observer = Client::connect(&url, NoTls).expect("connect scratch db");
         observer.batch_execute(sql::SCHEMA).expect("schema");
         observer.batch_execute(sql::GRANTS).expect("grants");
-        Pg { url, observer, sessions: Vec::new() }
+        Pg {
+            url,
+            observer,
+            sessions: Vec::new(),
+        }
     }
 
     fn session(&mut self, name: &str) {
         let mut client = Client::connect(&self.url, NoTls).expect("connect");
-        let pid: i32 = client.query_one("SELECT pg_backend_pid()", &[]).unwrap().get(0);
+        let pid: i32 = client
+            .query_one("SELECT pg_backend_pid()", &[])
+            .unwrap()
+            .get(0);
         let (jtx, jrx) = channel::<Option<Job>>();
         let (atx, arx) = channel::<Ans>();
         std::thread::spawn(move || {
@@ -96,11 +115,20 @@ impl Pg {
                 }
             }
         });
-        self.sessions.push(Session { name: name.into(), pid, jobs: jtx, answers: arx, waiting: false });
+        self.sessions.push(Session {
+            name: name.into(),
+            pid,
+            jobs: jtx,
+            answers: arx,
+            waiting: false,
+        });
     }
 
     fn idx(&self, name: &str) -> usize {
-        self.sessions.iter().position(|s| s.name == name).expect("session")
+        self.sessions
+            .iter()
+            .position(|s| s.name == name)
+            .expect("session")
     }
 
     /// Sends a statement; returns its answer, or whom it waits for.
@@ -108,16 +136,27 @@ impl Pg {
         let i = self.idx(who);
         assert!(!self.sessions[i].waiting, "{who} is still waiting");
         self.sessions[i].jobs.send(Some(job)).unwrap();
-        match self.sessions[i].answers.recv_timeout(Duration::from_millis(400)) {
+        match self.sessions[i]
+            .answers
+            .recv_timeout(Duration::from_millis(400))
+        {
             Ok(a) => a,
             Err(RecvTimeoutError::Timeout) => {
                 self.sessions[i].waiting = true;
                 let pid = self.sessions[i].pid;
-                let blockers: Vec<i32> =
-                    self.observer.query_one("SELECT pg_blocking_pids($1)", &[&pid]).unwrap().get(0);
+                let blockers: Vec<i32> = self
+                    .observer
+                    .query_one("SELECT pg_blocking_pids($1)", &[&pid])
+                    .unwrap()
+                    .get(0);
                 let mut names: Vec<String> = blockers
                     .iter()
-                    .filter_map(|b| self.sessions.iter().find(|s| s.pid == *b).map(|s| s.name.clone()))
+                    .filter_map(|b| {
+                        self.sessions
+                            .iter()
+                            .find(|s| s.pid == *b)
+                            .map(|s| s.name.clone())
+                    })
                     .collect();
                 names.sort();
                 Ans::Waits(names)
@@ -131,7 +170,10 @@ impl Pg {
         let i = self.idx(who);
         assert!(self.sessions[i].waiting, "{who} is not waiting");
         self.sessions[i].waiting = false;
-        self.sessions[i].answers.recv_timeout(Duration::from_secs(10)).expect("answer after the wait")
+        self.sessions[i]
+            .answers
+            .recv_timeout(Duration::from_secs(10))
+            .expect("answer after the wait")
     }
 
     /// Kills a session's connection (what a dying process does to it) and waits until the
@@ -139,11 +181,26 @@ impl Pg {
     fn kill(&mut self, who: &str) -> Ans {
         let i = self.idx(who);
         let pid = self.sessions[i].pid;
-        let ok: bool = self.observer.query_one("SELECT pg_terminate_backend($1)", &[&pid]).unwrap().get(0);
+        let ok: bool = self
+            .observer
+            .query_one("SELECT pg_terminate_backend($1)", &[&pid])
+            .unwrap()
+            .get(0);
         for _ in 0..200 {
-            let n: i64 = self.observer.query_one("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", &[&pid]).unwrap().get(0);
+            let n: i64 = self
+                .observer
+                .query_one(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+                    &[&pid],
+                )
+                .unwrap()
+                .get(0);
             if n == 0 {
-                return if ok { Ans::Ok } else { Ans::Err("not killed".into()) };
+                return if ok {
+                    Ans::Ok
+                } else {
+                    Ans::Err("not killed".into())
+                };
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -248,7 +305,12 @@ struct Model {
 
 impl Model {
     fn new() -> Model {
-        Model { db: Db::new(), tx: BTreeMap::new(), cursors: BTreeMap::new(), tick: 1 }
+        Model {
+            db: Db::new(),
+            tx: BTreeMap::new(),
+            cursors: BTreeMap::new(),
+            tick: 1,
+        }
     }
     fn begin(&mut self, who: &str) -> Ans {
         let t = self.db.begin(Role::Owner, self.tick);
@@ -274,7 +336,12 @@ impl Model {
             Exec::Done(v) => f(v),
             Exec::Err(e) => Ans::Err(e.code),
             Exec::Blocked(t) => {
-                let who = self.tx.iter().find(|(_, v)| **v == t).map(|(k, _)| k.clone()).unwrap_or_default();
+                let who = self
+                    .tx
+                    .iter()
+                    .find(|(_, v)| **v == t)
+                    .map(|(k, _)| k.clone())
+                    .unwrap_or_default();
                 Ans::Waits(vec![who])
             }
         }
@@ -295,12 +362,15 @@ impl Model {
         let mut c = self.cursors.remove(who).unwrap_or_default();
         let r = self.db.update_outbox(t, &rows, change, &mut c);
         let done = !matches!(r, Exec::Blocked(_));
-        self.cursors.insert(who.into(), if done { Cursor::default() } else { c });
+        self.cursors
+            .insert(who.into(), if done { Cursor::default() } else { c });
         self.conv(r, Ans::Count)
     }
     fn insert_event(&mut self, who: &str, e: u32) -> Ans {
         let t = self.t(who);
-        let r = self.db.insert_event(t, EventId(e), EventKind::Created, 1, e, 0, false);
+        let r = self
+            .db
+            .insert_event(t, EventId(e), EventKind::Created, 1, e, 0, false);
         self.conv(r, |_| Ans::Count(1))
     }
     fn insert_task(&mut self, who: &str) -> Ans {
@@ -320,13 +390,18 @@ fn same(log: &mut Vec<String>, scenario: &str, step: &str, pg: Ans, model: Ans) 
     let line = format!("truth: {scenario:<24} {step:<44} postgres={pg:?} model={model:?}");
     println!("{line}");
     log.push(line);
-    assert_eq!(pg, model, "{scenario}: {step}: PostgreSQL and the model disagree");
+    assert_eq!(
+        pg, model,
+        "{scenario}: {step}: PostgreSQL and the model disagree"
+    );
     pg
 }
 
 fn pg_preload(pg: &mut Pg, n: u32) {
     for e in 1..=n {
-        pg.observer.execute(sql::INSERT_EVENT, &params(&event_params(e))).unwrap();
+        pg.observer
+            .execute(sql::INSERT_EVENT, &params(&event_params(e)))
+            .unwrap();
     }
 }
 
@@ -345,21 +420,57 @@ fn rollback_then_commit_of_task_and_event() {
     let log = &mut Vec::new();
     for (round, end) in [(1u32, sql::ROLLBACK), (2, sql::COMMIT)] {
         same(log, name, "BEGIN", pg.exec(S, sql::BEGIN), m.begin(S));
-        let a = pg.count(S, sql::INSERT_TASK, vec![Param::I(1), Param::T("Hisobot tayyorlash".into())]);
+        let a = pg.count(
+            S,
+            sql::INSERT_TASK,
+            vec![Param::I(1), Param::T("Hisobot tayyorlash".into())],
+        );
         same(log, name, "INSERT INTO vazifalar", a, m.insert_task(S));
-        same(log, name, "INSERT INTO outbox", pg.count(S, sql::INSERT_EVENT, event_params(round)), m.insert_event(S, round));
-        let ma = if end == sql::COMMIT { m.commit(S) } else { m.rollback(S) };
+        same(
+            log,
+            name,
+            "INSERT INTO outbox",
+            pg.count(S, sql::INSERT_EVENT, event_params(round)),
+            m.insert_event(S, round),
+        );
+        let ma = if end == sql::COMMIT {
+            m.commit(S)
+        } else {
+            m.rollback(S)
+        };
         same(log, name, end, pg.exec(S, end), ma);
-        let counts = Ans::Rows(vec![pg.value("SELECT count(*) FROM vazifalar"), pg.value("SELECT count(*) FROM outbox")]);
-        let model = Ans::Rows(vec![m.db.committed_tasks() as i64, m.db.committed_events() as i64]);
-        same(log, name, &format!("after {end}: tasks, events"), counts, model);
+        let counts = Ans::Rows(vec![
+            pg.value("SELECT count(*) FROM vazifalar"),
+            pg.value("SELECT count(*) FROM outbox"),
+        ]);
+        let model = Ans::Rows(vec![
+            m.db.committed_tasks() as i64,
+            m.db.committed_events() as i64,
+        ]);
+        same(
+            log,
+            name,
+            &format!("after {end}: tasks, events"),
+            counts,
+            model,
+        );
     }
     // Identity values are not handed back by ROLLBACK: the committed task has id 2.
-    let ids = Ans::Rows(vec![pg.value("SELECT max(id) FROM vazifalar"), pg.value("SELECT max(id) FROM outbox")]);
+    let ids = Ans::Rows(vec![
+        pg.value("SELECT max(id) FROM vazifalar"),
+        pg.value("SELECT max(id) FROM outbox"),
+    ]);
     let model_ids = Ans::Rows(vec![m.db.tasks.len() as i64, m.db.outbox.len() as i64]);
     same(log, name, "ids of the committed rows", ids, model_ids);
-    let waiting = pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL AND urinishlar = 0");
-    same(log, name, "the event waits, urinishlar 0", Ans::Count(waiting as u64), Ans::Count(m.db.unpublished_len()));
+    let waiting =
+        pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL AND urinishlar = 0");
+    same(
+        log,
+        name,
+        "the event waits, urinishlar 0",
+        Ans::Count(waiting as u64),
+        Ans::Count(m.db.unpublished_len()),
+    );
 }
 
 #[test]
@@ -376,7 +487,13 @@ fn exercise_2_relay_with_one_failing_event() {
     let mut order = Vec::new();
     let mut polls = Vec::new();
     for poll in 1..=3 {
-        same(log, name, &format!("poll {poll}: BEGIN"), pg.exec("relay", sql::BEGIN), m.begin("relay"));
+        same(
+            log,
+            name,
+            &format!("poll {poll}: BEGIN"),
+            pg.exec("relay", sql::BEGIN),
+            m.begin("relay"),
+        );
         let rows = same(
             log,
             name,
@@ -397,13 +514,31 @@ fn exercise_2_relay_with_one_failing_event() {
         }
         if !ok.is_empty() {
             let a = pg.count("relay", sql::MARK_PUBLISHED, vec![Param::A(ok.clone())]);
-            same(log, name, &format!("poll {poll}: UPDATE … tarqatilgan_vaqt"), a, m.update("relay", &ok, OutboxChange::Published));
+            same(
+                log,
+                name,
+                &format!("poll {poll}: UPDATE … tarqatilgan_vaqt"),
+                a,
+                m.update("relay", &ok, OutboxChange::Published),
+            );
         }
         if !bad.is_empty() {
             let a = pg.count("relay", sql::MARK_FAILED, vec![Param::A(bad.clone())]);
-            same(log, name, &format!("poll {poll}: UPDATE … urinishlar"), a, m.update("relay", &bad, OutboxChange::Attempt));
+            same(
+                log,
+                name,
+                &format!("poll {poll}: UPDATE … urinishlar"),
+                a,
+                m.update("relay", &bad, OutboxChange::Attempt),
+            );
         }
-        same(log, name, &format!("poll {poll}: COMMIT"), pg.exec("relay", sql::COMMIT), m.commit("relay"));
+        same(
+            log,
+            name,
+            &format!("poll {poll}: COMMIT"),
+            pg.exec("relay", sql::COMMIT),
+            m.commit("relay"),
+        );
         polls.push((ok.len(), bad.len()));
     }
     // The lesson's expected output.
@@ -411,7 +546,13 @@ fn exercise_2_relay_with_one_failing_event() {
     assert_eq!(order, vec![1, 2, 4, 5, 3]);
     let attempts = pg.value("SELECT urinishlar::bigint FROM outbox WHERE id = 3");
     let model = m.db.event_row(EventId(3)).unwrap().data.urinishlar as i64;
-    same(log, name, "urinishlar of event 3", Ans::Rows(vec![attempts]), Ans::Rows(vec![model]));
+    same(
+        log,
+        name,
+        "urinishlar of event 3",
+        Ans::Rows(vec![attempts]),
+        Ans::Rows(vec![model]),
+    );
     assert_eq!(attempts, 2);
 }
 
@@ -431,7 +572,13 @@ fn two_relays_skip_locked_over_200_events() {
         // Both hold their batches at once: the second skips what the first locked.
         let mut batches = Vec::new();
         for r in ["relay-1", "relay-2"] {
-            same(log, name, &format!("{round}: {r} BEGIN"), pg.exec(r, sql::BEGIN), m.begin(r));
+            same(
+                log,
+                name,
+                &format!("{round}: {r} BEGIN"),
+                pg.exec(r, sql::BEGIN),
+                m.begin(r),
+            );
             let a = same(
                 log,
                 name,
@@ -445,26 +592,73 @@ fn two_relays_skip_locked_over_200_events() {
         for (r, ids) in batches {
             published.extend(ids.iter().copied());
             let a = pg.count(r, sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
-            same(log, name, &format!("{round}: {r} UPDATE"), a, m.update(r, &ids, OutboxChange::Published));
-            same(log, name, &format!("{round}: {r} COMMIT"), pg.exec(r, sql::COMMIT), m.commit(r));
+            same(
+                log,
+                name,
+                &format!("{round}: {r} UPDATE"),
+                a,
+                m.update(r, &ids, OutboxChange::Published),
+            );
+            same(
+                log,
+                name,
+                &format!("{round}: {r} COMMIT"),
+                pg.exec(r, sql::COMMIT),
+                m.commit(r),
+            );
         }
     }
     // Then each relay drains the rest with full batches.
     for r in ["relay-1", "relay-2", "relay-1"] {
-        same(log, name, &format!("drain: {r} BEGIN"), pg.exec(r, sql::BEGIN), m.begin(r));
-        let a = same(log, name, &format!("drain: {r} SELECT LIMIT 100"), pg.ids(r, sql::SELECT_BATCH_SKIP_LOCKED, limit(100)), m.select(r, LockMode::SkipLocked, 100));
+        same(
+            log,
+            name,
+            &format!("drain: {r} BEGIN"),
+            pg.exec(r, sql::BEGIN),
+            m.begin(r),
+        );
+        let a = same(
+            log,
+            name,
+            &format!("drain: {r} SELECT LIMIT 100"),
+            pg.ids(r, sql::SELECT_BATCH_SKIP_LOCKED, limit(100)),
+            m.select(r, LockMode::SkipLocked, 100),
+        );
         let Ans::Rows(ids) = a else { panic!() };
         published.extend(ids.iter().copied());
         if !ids.is_empty() {
             let a = pg.count(r, sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
-            same(log, name, &format!("drain: {r} UPDATE"), a, m.update(r, &ids, OutboxChange::Published));
+            same(
+                log,
+                name,
+                &format!("drain: {r} UPDATE"),
+                a,
+                m.update(r, &ids, OutboxChange::Published),
+            );
         }
-        same(log, name, &format!("drain: {r} COMMIT"), pg.exec(r, sql::COMMIT), m.commit(r));
+        same(
+            log,
+            name,
+            &format!("drain: {r} COMMIT"),
+            pg.exec(r, sql::COMMIT),
+            m.commit(r),
+        );
     }
     published.sort_unstable();
-    assert_eq!(published, (1..=200).collect::<Vec<i64>>(), "each event exactly once");
-    let once = pg.value("SELECT count(*) FROM outbox WHERE urinishlar = 1 AND tarqatilgan_vaqt IS NOT NULL");
-    same(log, name, "rows published exactly once", Ans::Count(once as u64), Ans::Count(200 - m.db.unpublished_len()));
+    assert_eq!(
+        published,
+        (1..=200).collect::<Vec<i64>>(),
+        "each event exactly once"
+    );
+    let once = pg
+        .value("SELECT count(*) FROM outbox WHERE urinishlar = 1 AND tarqatilgan_vaqt IS NOT NULL");
+    same(
+        log,
+        name,
+        "rows published exactly once",
+        Ans::Count(once as u64),
+        Ans::Count(200 - m.db.unpublished_len()),
+    );
 }
 
 #[test]
@@ -477,10 +671,28 @@ fn plain_for_update_waits_then_rechecks() {
     pg.session("relay-1");
     pg.session("relay-2");
     let log = &mut Vec::new();
-    same(log, name, "relay-1 BEGIN", pg.exec("relay-1", sql::BEGIN), m.begin("relay-1"));
-    let a = same(log, name, "relay-1 SELECT … FOR UPDATE LIMIT 100", pg.ids("relay-1", sql::SELECT_BATCH_WAIT, limit(100)), m.select("relay-1", LockMode::Wait, 100));
+    same(
+        log,
+        name,
+        "relay-1 BEGIN",
+        pg.exec("relay-1", sql::BEGIN),
+        m.begin("relay-1"),
+    );
+    let a = same(
+        log,
+        name,
+        "relay-1 SELECT … FOR UPDATE LIMIT 100",
+        pg.ids("relay-1", sql::SELECT_BATCH_WAIT, limit(100)),
+        m.select("relay-1", LockMode::Wait, 100),
+    );
     let Ans::Rows(first) = a else { panic!() };
-    same(log, name, "relay-2 BEGIN", pg.exec("relay-2", sql::BEGIN), m.begin("relay-2"));
+    same(
+        log,
+        name,
+        "relay-2 BEGIN",
+        pg.exec("relay-2", sql::BEGIN),
+        m.begin("relay-2"),
+    );
     same(
         log,
         name,
@@ -488,15 +700,43 @@ fn plain_for_update_waits_then_rechecks() {
         pg.ids("relay-2", sql::SELECT_BATCH_WAIT, limit(100)),
         m.select("relay-2", LockMode::Wait, 100),
     );
-    let a = pg.count("relay-1", sql::MARK_PUBLISHED, vec![Param::A(first.clone())]);
-    same(log, name, "relay-1 UPDATE … tarqatilgan_vaqt", a, m.update("relay-1", &first, OutboxChange::Published));
-    same(log, name, "relay-1 COMMIT", pg.exec("relay-1", sql::COMMIT), m.commit("relay-1"));
+    let a = pg.count(
+        "relay-1",
+        sql::MARK_PUBLISHED,
+        vec![Param::A(first.clone())],
+    );
+    same(
+        log,
+        name,
+        "relay-1 UPDATE … tarqatilgan_vaqt",
+        a,
+        m.update("relay-1", &first, OutboxChange::Published),
+    );
+    same(
+        log,
+        name,
+        "relay-1 COMMIT",
+        pg.exec("relay-1", sql::COMMIT),
+        m.commit("relay-1"),
+    );
     // relay-2 wakes, re-checks rows 1–100 (now published), drops them, takes 101–200.
     let pg_rows = pg.finish("relay-2");
     let model_rows = m.select("relay-2", LockMode::Wait, 100);
-    let second = same(log, name, "relay-2 SELECT answers after the wait", pg_rows, model_rows);
+    let second = same(
+        log,
+        name,
+        "relay-2 SELECT answers after the wait",
+        pg_rows,
+        model_rows,
+    );
     assert_eq!(second, Ans::Rows((101..=200).collect()));
-    same(log, name, "relay-2 COMMIT", pg.exec("relay-2", sql::COMMIT), m.commit("relay-2"));
+    same(
+        log,
+        name,
+        "relay-2 COMMIT",
+        pg.exec("relay-2", sql::COMMIT),
+        m.commit("relay-2"),
+    );
 }
 
 #[test]
@@ -509,15 +749,57 @@ fn nowait_fails_with_55p03() {
     pg.session("relay-1");
     pg.session("relay-2");
     let log = &mut Vec::new();
-    same(log, name, "relay-1 BEGIN", pg.exec("relay-1", sql::BEGIN), m.begin("relay-1"));
-    same(log, name, "relay-1 SELECT … NOWAIT LIMIT 5", pg.ids("relay-1", sql::SELECT_BATCH_NOWAIT, limit(5)), m.select("relay-1", LockMode::Nowait, 5));
-    same(log, name, "relay-2 BEGIN", pg.exec("relay-2", sql::BEGIN), m.begin("relay-2"));
-    let e = same(log, name, "relay-2 SELECT … NOWAIT LIMIT 5", pg.ids("relay-2", sql::SELECT_BATCH_NOWAIT, limit(5)), m.select("relay-2", LockMode::Nowait, 5));
+    same(
+        log,
+        name,
+        "relay-1 BEGIN",
+        pg.exec("relay-1", sql::BEGIN),
+        m.begin("relay-1"),
+    );
+    same(
+        log,
+        name,
+        "relay-1 SELECT … NOWAIT LIMIT 5",
+        pg.ids("relay-1", sql::SELECT_BATCH_NOWAIT, limit(5)),
+        m.select("relay-1", LockMode::Nowait, 5),
+    );
+    same(
+        log,
+        name,
+        "relay-2 BEGIN",
+        pg.exec("relay-2", sql::BEGIN),
+        m.begin("relay-2"),
+    );
+    let e = same(
+        log,
+        name,
+        "relay-2 SELECT … NOWAIT LIMIT 5",
+        pg.ids("relay-2", sql::SELECT_BATCH_NOWAIT, limit(5)),
+        m.select("relay-2", LockMode::Nowait, 5),
+    );
     assert_eq!(e, Ans::Err("55P03".into()));
     // The failed transaction refuses everything until ROLLBACK.
-    same(log, name, "relay-2 SELECT in the failed tx", pg.ids("relay-2", sql::SELECT_BATCH_NOWAIT, limit(5)), m.select("relay-2", LockMode::Nowait, 5));
-    same(log, name, "relay-2 ROLLBACK", pg.exec("relay-2", sql::ROLLBACK), m.rollback("relay-2"));
-    same(log, name, "relay-1 COMMIT", pg.exec("relay-1", sql::COMMIT), m.commit("relay-1"));
+    same(
+        log,
+        name,
+        "relay-2 SELECT in the failed tx",
+        pg.ids("relay-2", sql::SELECT_BATCH_NOWAIT, limit(5)),
+        m.select("relay-2", LockMode::Nowait, 5),
+    );
+    same(
+        log,
+        name,
+        "relay-2 ROLLBACK",
+        pg.exec("relay-2", sql::ROLLBACK),
+        m.rollback("relay-2"),
+    );
+    same(
+        log,
+        name,
+        "relay-1 COMMIT",
+        pg.exec("relay-1", sql::COMMIT),
+        m.commit("relay-1"),
+    );
 }
 
 #[test]
@@ -532,25 +814,77 @@ fn no_lock_both_relays_publish_the_same_rows() {
     let log = &mut Vec::new();
     let mut got = Vec::new();
     for r in ["relay-1", "relay-2"] {
-        same(log, name, &format!("{r} BEGIN"), pg.exec(r, sql::BEGIN), m.begin(r));
-        let a = same(log, name, &format!("{r} SELECT (no lock) LIMIT 10"), pg.ids(r, sql::SELECT_BATCH_HEAD, limit(10)), m.select(r, LockMode::None, 10));
+        same(
+            log,
+            name,
+            &format!("{r} BEGIN"),
+            pg.exec(r, sql::BEGIN),
+            m.begin(r),
+        );
+        let a = same(
+            log,
+            name,
+            &format!("{r} SELECT (no lock) LIMIT 10"),
+            pg.ids(r, sql::SELECT_BATCH_HEAD, limit(10)),
+            m.select(r, LockMode::None, 10),
+        );
         let Ans::Rows(ids) = a else { panic!() };
         got.push(ids);
     }
     assert_eq!(got[0], got[1], "both relays hold the same rows");
     let ids = got[0].clone();
     let a = pg.count("relay-1", sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
-    same(log, name, "relay-1 UPDATE", a, m.update("relay-1", &ids, OutboxChange::Published));
+    same(
+        log,
+        name,
+        "relay-1 UPDATE",
+        a,
+        m.update("relay-1", &ids, OutboxChange::Published),
+    );
     let a = pg.count("relay-2", sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
-    let w = same(log, name, "relay-2 UPDATE (the same rows)", a, m.update("relay-2", &ids, OutboxChange::Published));
+    let w = same(
+        log,
+        name,
+        "relay-2 UPDATE (the same rows)",
+        a,
+        m.update("relay-2", &ids, OutboxChange::Published),
+    );
     assert_eq!(w, Ans::Waits(vec!["relay-1".into()]));
-    same(log, name, "relay-1 COMMIT", pg.exec("relay-1", sql::COMMIT), m.commit("relay-1"));
+    same(
+        log,
+        name,
+        "relay-1 COMMIT",
+        pg.exec("relay-1", sql::COMMIT),
+        m.commit("relay-1"),
+    );
     let a = pg.finish("relay-2");
-    same(log, name, "relay-2 UPDATE after the wait", a, m.update("relay-2", &ids, OutboxChange::Published));
-    same(log, name, "relay-2 COMMIT", pg.exec("relay-2", sql::COMMIT), m.commit("relay-2"));
+    same(
+        log,
+        name,
+        "relay-2 UPDATE after the wait",
+        a,
+        m.update("relay-2", &ids, OutboxChange::Published),
+    );
+    same(
+        log,
+        name,
+        "relay-2 COMMIT",
+        pg.exec("relay-2", sql::COMMIT),
+        m.commit("relay-2"),
+    );
     let twice = pg.value("SELECT count(*) FROM outbox WHERE urinishlar = 2");
-    let model = m.db.outbox.iter().filter(|r| r.data.urinishlar == 2).count() as u64;
-    same(log, name, "rows marked twice (urinishlar = 2)", Ans::Count(twice as u64), Ans::Count(model));
+    let model =
+        m.db.outbox
+            .iter()
+            .filter(|r| r.data.urinishlar == 2)
+            .count() as u64;
+    same(
+        log,
+        name,
+        "rows marked twice (urinishlar = 2)",
+        Ans::Count(twice as u64),
+        Ans::Count(model),
+    );
 }
 
 #[test]
@@ -563,7 +897,13 @@ fn two_deliveries_to_the_inbox() {
     let log = &mut Vec::new();
     for (event, first_ends) in [(1u32, sql::COMMIT), (2, sql::ROLLBACK)] {
         for w in ["worker-1", "worker-2"] {
-            same(log, name, &format!("h-{event}: {w} BEGIN"), pg.exec(w, sql::BEGIN), m.begin(w));
+            same(
+                log,
+                name,
+                &format!("h-{event}: {w} BEGIN"),
+                pg.exec(w, sql::BEGIN),
+                m.begin(w),
+            );
         }
         let inbox = |m: &mut Model, w: &str| {
             let t = m.t(w);
@@ -571,17 +911,54 @@ fn two_deliveries_to_the_inbox() {
             m.conv(r, |ins| Ans::Count(ins as u64))
         };
         let a = pg.count("worker-1", sql::INBOX_INSERT, vec![Param::U(uuid(event))]);
-        same(log, name, &format!("h-{event}: worker-1 INSERT INTO inbox"), a, inbox(&mut m, "worker-1"));
+        same(
+            log,
+            name,
+            &format!("h-{event}: worker-1 INSERT INTO inbox"),
+            a,
+            inbox(&mut m, "worker-1"),
+        );
         let a = pg.count("worker-2", sql::INBOX_INSERT, vec![Param::U(uuid(event))]);
-        let w = same(log, name, &format!("h-{event}: worker-2 INSERT INTO inbox"), a, inbox(&mut m, "worker-2"));
+        let w = same(
+            log,
+            name,
+            &format!("h-{event}: worker-2 INSERT INTO inbox"),
+            a,
+            inbox(&mut m, "worker-2"),
+        );
         assert_eq!(w, Ans::Waits(vec!["worker-1".into()]));
-        let ma = if first_ends == sql::COMMIT { m.commit("worker-1") } else { m.rollback("worker-1") };
-        same(log, name, &format!("h-{event}: worker-1 {first_ends}"), pg.exec("worker-1", first_ends), ma);
+        let ma = if first_ends == sql::COMMIT {
+            m.commit("worker-1")
+        } else {
+            m.rollback("worker-1")
+        };
+        same(
+            log,
+            name,
+            &format!("h-{event}: worker-1 {first_ends}"),
+            pg.exec("worker-1", first_ends),
+            ma,
+        );
         let a = pg.finish("worker-2");
-        let after = same(log, name, &format!("h-{event}: worker-2 INSERT after the wait"), a, inbox(&mut m, "worker-2"));
+        let after = same(
+            log,
+            name,
+            &format!("h-{event}: worker-2 INSERT after the wait"),
+            a,
+            inbox(&mut m, "worker-2"),
+        );
         // Committed first: the second does nothing. Rolled back first: the second inserts.
-        assert_eq!(after, Ans::Count(if first_ends == sql::COMMIT { 0 } else { 1 }));
-        same(log, name, &format!("h-{event}: worker-2 COMMIT"), pg.exec("worker-2", sql::COMMIT), m.commit("worker-2"));
+        assert_eq!(
+            after,
+            Ans::Count(if first_ends == sql::COMMIT { 0 } else { 1 })
+        );
+        same(
+            log,
+            name,
+            &format!("h-{event}: worker-2 COMMIT"),
+            pg.exec("worker-2", sql::COMMIT),
+            m.commit("worker-2"),
+        );
     }
 }
 
@@ -599,51 +976,131 @@ fn insert_only_app_role() {
         Ans::Ok
     };
     let probes: [(&str, &'static str, Table, Privilege); 3] = [
-        ("SELECT count(*) FROM outbox", sql::COUNT_OUTBOX, Table::Outbox, Privilege::Select),
-        ("UPDATE outbox SET tarqatilgan_vaqt", sql::UPDATE_ALL_PUBLISHED, Table::Outbox, Privilege::Update),
-        ("DELETE FROM outbox", sql::DELETE_ALL, Table::Outbox, Privilege::Delete),
+        (
+            "SELECT count(*) FROM outbox",
+            sql::COUNT_OUTBOX,
+            Table::Outbox,
+            Privilege::Select,
+        ),
+        (
+            "UPDATE outbox SET tarqatilgan_vaqt",
+            sql::UPDATE_ALL_PUBLISHED,
+            Table::Outbox,
+            Privilege::Update,
+        ),
+        (
+            "DELETE FROM outbox",
+            sql::DELETE_ALL,
+            Table::Outbox,
+            Privilege::Delete,
+        ),
     ];
     for (label, text, table, p) in probes {
         pg.exec(S, sql::BEGIN);
-        same(log, name, "SET LOCAL ROLE vazifalar_ilova", pg.exec(S, sql::SET_ROLE_APP), as_app(&mut m));
-        same(log, name, "INSERT INTO outbox as the app", pg.count(S, sql::INSERT_EVENT, event_params(1)), m.insert_event(S, 1));
-        let a = pg.run(S, Box::new(move |c| match c.execute(text, &[]) {
-            Ok(n) => Ans::Count(n),
-            Err(e) => Ans::Err(code(&e)),
-        }));
+        same(
+            log,
+            name,
+            "SET LOCAL ROLE vazifalar_ilova",
+            pg.exec(S, sql::SET_ROLE_APP),
+            as_app(&mut m),
+        );
+        same(
+            log,
+            name,
+            "INSERT INTO outbox as the app",
+            pg.count(S, sql::INSERT_EVENT, event_params(1)),
+            m.insert_event(S, 1),
+        );
+        let a = pg.run(
+            S,
+            Box::new(move |c| match c.execute(text, &[]) {
+                Ok(n) => Ans::Count(n),
+                Err(e) => Ans::Err(code(&e)),
+            }),
+        );
         let t = m.t(S);
         let r = m.db.probe(t, table, p);
         let model = m.conv(r, Ans::Count);
         let e = same(log, name, label, a, model);
         assert_eq!(e, Ans::Err("42501".into()));
-        same(log, name, "ROLLBACK", pg.exec(S, sql::ROLLBACK), m.rollback(S));
+        same(
+            log,
+            name,
+            "ROLLBACK",
+            pg.exec(S, sql::ROLLBACK),
+            m.rollback(S),
+        );
     }
     // What RETURNING hodisa_id needs: SELECT on that column.
     let returning = |pg: &mut Pg| {
-        pg.run(S, Box::new(|c| {
-            let p = [Param::T("vazifa.bajarildi".into()), Param::I(1), Param::J(serde_json::json!({}))];
-            match c.query(sql::INSERT_EVENT_RETURNING, &params(&p)) {
-                Ok(rows) => Ans::Count(rows.len() as u64),
-                Err(e) => Ans::Err(code(&e)),
-            }
-        }))
+        pg.run(
+            S,
+            Box::new(|c| {
+                let p = [
+                    Param::T("vazifa.bajarildi".into()),
+                    Param::I(1),
+                    Param::J(serde_json::json!({})),
+                ];
+                match c.query(sql::INSERT_EVENT_RETURNING, &params(&p)) {
+                    Ok(rows) => Ans::Count(rows.len() as u64),
+                    Err(e) => Ans::Err(code(&e)),
+                }
+            }),
+        )
     };
     let model_returning = |m: &mut Model| {
         let t = m.t(S);
-        let r = m.db.insert_event(t, EventId(9), EventKind::Completed, 1, 0, 0, true);
+        let r =
+            m.db.insert_event(t, EventId(9), EventKind::Completed, 1, 0, 0, true);
         m.conv(r, |_| Ans::Count(1))
     };
     pg.exec(S, sql::BEGIN);
-    same(log, name, "SET LOCAL ROLE vazifalar_ilova", pg.exec(S, sql::SET_ROLE_APP), as_app(&mut m));
-    let e = same(log, name, "INSERT … RETURNING hodisa_id", returning(&mut pg), model_returning(&mut m));
+    same(
+        log,
+        name,
+        "SET LOCAL ROLE vazifalar_ilova",
+        pg.exec(S, sql::SET_ROLE_APP),
+        as_app(&mut m),
+    );
+    let e = same(
+        log,
+        name,
+        "INSERT … RETURNING hodisa_id",
+        returning(&mut pg),
+        model_returning(&mut m),
+    );
     assert_eq!(e, Ans::Err("42501".into()));
-    same(log, name, "ROLLBACK", pg.exec(S, sql::ROLLBACK), m.rollback(S));
+    same(
+        log,
+        name,
+        "ROLLBACK",
+        pg.exec(S, sql::ROLLBACK),
+        m.rollback(S),
+    );
     pg.observer.batch_execute(sql::GRANT_RETURNING).unwrap();
     m.db.app_can_read_hodisa_id = true;
     pg.exec(S, sql::BEGIN);
-    same(log, name, "SET LOCAL ROLE vazifalar_ilova", pg.exec(S, sql::SET_ROLE_APP), as_app(&mut m));
-    same(log, name, "after GRANT SELECT (hodisa_id): RETURNING", returning(&mut pg), model_returning(&mut m));
-    same(log, name, "ROLLBACK", pg.exec(S, sql::ROLLBACK), m.rollback(S));
+    same(
+        log,
+        name,
+        "SET LOCAL ROLE vazifalar_ilova",
+        pg.exec(S, sql::SET_ROLE_APP),
+        as_app(&mut m),
+    );
+    same(
+        log,
+        name,
+        "after GRANT SELECT (hodisa_id): RETURNING",
+        returning(&mut pg),
+        model_returning(&mut m),
+    );
+    same(
+        log,
+        name,
+        "ROLLBACK",
+        pg.exec(S, sql::ROLLBACK),
+        m.rollback(S),
+    );
     // The identity column needed no sequence grant (every INSERT above worked); a serial
     // column does. This is PostgreSQL's fact alone: the model has no serial columns.
     pg.observer
@@ -651,11 +1108,19 @@ fn insert_only_app_role() {
         .unwrap();
     pg.exec(S, sql::BEGIN);
     pg.exec(S, sql::SET_ROLE_APP);
-    let a = pg.run(S, Box::new(|c| match c.execute("INSERT INTO serial_demo (x) VALUES (1)", &[]) {
-        Ok(n) => Ans::Count(n),
-        Err(e) => Ans::Err(code(&e)),
-    }));
-    println!("truth: {name:<24} {:<44} postgres={a:?} (a serial column needs USAGE on its sequence)", "INSERT into a serial table as the app");
+    let a = pg.run(
+        S,
+        Box::new(
+            |c| match c.execute("INSERT INTO serial_demo (x) VALUES (1)", &[]) {
+                Ok(n) => Ans::Count(n),
+                Err(e) => Ans::Err(code(&e)),
+            },
+        ),
+    );
+    println!(
+        "truth: {name:<24} {:<44} postgres={a:?} (a serial column needs USAGE on its sequence)",
+        "INSERT into a serial table as the app"
+    );
     assert_eq!(a, Ans::Err("42501".into()));
     pg.exec(S, sql::ROLLBACK);
 }
@@ -669,11 +1134,41 @@ fn identity_commits_out_of_order_and_a_high_water_mark_misses_one() {
     pg.session("fast");
     pg.session("relay");
     let log = &mut Vec::new();
-    same(log, name, "slow BEGIN", pg.exec("slow", sql::BEGIN), m.begin("slow"));
-    same(log, name, "fast BEGIN", pg.exec("fast", sql::BEGIN), m.begin("fast"));
-    same(log, name, "slow INSERT (takes id 1)", pg.count("slow", sql::INSERT_EVENT, event_params(1)), m.insert_event("slow", 1));
-    same(log, name, "fast INSERT (takes id 2)", pg.count("fast", sql::INSERT_EVENT, event_params(2)), m.insert_event("fast", 2));
-    same(log, name, "fast COMMIT", pg.exec("fast", sql::COMMIT), m.commit("fast"));
+    same(
+        log,
+        name,
+        "slow BEGIN",
+        pg.exec("slow", sql::BEGIN),
+        m.begin("slow"),
+    );
+    same(
+        log,
+        name,
+        "fast BEGIN",
+        pg.exec("fast", sql::BEGIN),
+        m.begin("fast"),
+    );
+    same(
+        log,
+        name,
+        "slow INSERT (takes id 1)",
+        pg.count("slow", sql::INSERT_EVENT, event_params(1)),
+        m.insert_event("slow", 1),
+    );
+    same(
+        log,
+        name,
+        "fast INSERT (takes id 2)",
+        pg.count("fast", sql::INSERT_EVENT, event_params(2)),
+        m.insert_event("fast", 2),
+    );
+    same(
+        log,
+        name,
+        "fast COMMIT",
+        pg.exec("fast", sql::COMMIT),
+        m.commit("fast"),
+    );
     let hwm = |m: &mut Model, last: i64| {
         m.begin("relay");
         let t = m.t("relay");
@@ -682,16 +1177,40 @@ fn identity_commits_out_of_order_and_a_high_water_mark_misses_one() {
         m.commit("relay");
         a
     };
-    let a = same(log, name, "relay: WHERE id > 0", pg.ids("relay", sql::SELECT_AFTER, vec![Param::I(0), Param::I(100)]), hwm(&mut m, 0));
+    let a = same(
+        log,
+        name,
+        "relay: WHERE id > 0",
+        pg.ids("relay", sql::SELECT_AFTER, vec![Param::I(0), Param::I(100)]),
+        hwm(&mut m, 0),
+    );
     assert_eq!(a, Ans::Rows(vec![2]));
-    same(log, name, "slow COMMIT (id 1, below the mark)", pg.exec("slow", sql::COMMIT), m.commit("slow"));
-    let a = same(log, name, "relay: WHERE id > 2", pg.ids("relay", sql::SELECT_AFTER, vec![Param::I(2), Param::I(100)]), hwm(&mut m, 2));
+    same(
+        log,
+        name,
+        "slow COMMIT (id 1, below the mark)",
+        pg.exec("slow", sql::COMMIT),
+        m.commit("slow"),
+    );
+    let a = same(
+        log,
+        name,
+        "relay: WHERE id > 2",
+        pg.ids("relay", sql::SELECT_AFTER, vec![Param::I(2), Param::I(100)]),
+        hwm(&mut m, 2),
+    );
     assert_eq!(a, Ans::Rows(vec![]), "event 1 is never seen: lost");
     // The lesson's poll cannot skip it.
     m.begin("relay");
     let b = m.select("relay", LockMode::None, 100);
     m.commit("relay");
-    let a = same(log, name, "relay: WHERE tarqatilgan_vaqt IS NULL", pg.ids("relay", sql::SELECT_BATCH_HEAD, limit(100)), b);
+    let a = same(
+        log,
+        name,
+        "relay: WHERE tarqatilgan_vaqt IS NULL",
+        pg.ids("relay", sql::SELECT_BATCH_HEAD, limit(100)),
+        b,
+    );
     assert_eq!(a, Ans::Rows(vec![1, 2]));
 }
 
@@ -720,18 +1239,57 @@ fn cleanup_with_a_retention_period() {
     m.tick = now;
     pg.session("cleaner");
     let log = &mut Vec::new();
-    for (label, text, only_published) in [("DELETE … tarqatilgan_vaqt < now() - 7 days", sql::CLEANUP, true), ("broken: DELETE … yaratilgan_vaqt < now() - 7 days", sql::CLEANUP_BY_AGE, false)] {
-        same(log, name, "BEGIN", pg.exec("cleaner", sql::BEGIN), m.begin("cleaner"));
+    for (label, text, only_published) in [
+        (
+            "DELETE … tarqatilgan_vaqt < now() - 7 days",
+            sql::CLEANUP,
+            true,
+        ),
+        (
+            "broken: DELETE … yaratilgan_vaqt < now() - 7 days",
+            sql::CLEANUP_BY_AGE,
+            false,
+        ),
+    ] {
+        same(
+            log,
+            name,
+            "BEGIN",
+            pg.exec("cleaner", sql::BEGIN),
+            m.begin("cleaner"),
+        );
         let a = pg.count("cleaner", text, vec![Param::F(7.0 * DAY as f64)]);
         let t = m.t("cleaner");
         let mut c = Cursor::default();
-        let r = m.db.cleanup(t, now - 7 * DAY as u64, only_published, &mut c);
+        let r =
+            m.db.cleanup(t, now - 7 * DAY as u64, only_published, &mut c);
         let model = m.conv(r, Ans::Count);
         same(log, name, label, a, model);
-        same(log, name, "COMMIT", pg.exec("cleaner", sql::COMMIT), m.commit("cleaner"));
-        let left = pg.observer.query("SELECT id FROM outbox ORDER BY id", &[]).unwrap().iter().map(|r| r.get::<_, i64>(0)).collect();
-        let model_left = (0..m.db.outbox.len()).filter(|&i| !m.db.outbox[i].data.deleted).map(|i| i as i64 + 1).collect();
-        same(log, name, "rows left", Ans::Rows(left), Ans::Rows(model_left));
+        same(
+            log,
+            name,
+            "COMMIT",
+            pg.exec("cleaner", sql::COMMIT),
+            m.commit("cleaner"),
+        );
+        let left = pg
+            .observer
+            .query("SELECT id FROM outbox ORDER BY id", &[])
+            .unwrap()
+            .iter()
+            .map(|r| r.get::<_, i64>(0))
+            .collect();
+        let model_left = (0..m.db.outbox.len())
+            .filter(|&i| !m.db.outbox[i].data.deleted)
+            .map(|i| i as i64 + 1)
+            .collect();
+        same(
+            log,
+            name,
+            "rows left",
+            Ans::Rows(left),
+            Ans::Rows(model_left),
+        );
     }
     // The right cleanup removed only row 1; the broken one also removed row 3, an
     // unpublished event: lost.
@@ -751,19 +1309,86 @@ fn relay_killed_before_commit_leaves_rows_for_the_next_poll() {
     pg.session("relay-1");
     pg.session("relay-2");
     let log = &mut Vec::new();
-    same(log, name, "relay-1 BEGIN", pg.exec("relay-1", sql::BEGIN), m.begin("relay-1"));
-    let a = same(log, name, "relay-1 SELECT … SKIP LOCKED LIMIT 5", pg.ids("relay-1", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)), m.select("relay-1", LockMode::SkipLocked, 5));
+    same(
+        log,
+        name,
+        "relay-1 BEGIN",
+        pg.exec("relay-1", sql::BEGIN),
+        m.begin("relay-1"),
+    );
+    let a = same(
+        log,
+        name,
+        "relay-1 SELECT … SKIP LOCKED LIMIT 5",
+        pg.ids("relay-1", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)),
+        m.select("relay-1", LockMode::SkipLocked, 5),
+    );
     let Ans::Rows(ids) = a else { panic!() };
     let a = pg.count("relay-1", sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
-    same(log, name, "relay-1 UPDATE … tarqatilgan_vaqt", a, m.update("relay-1", &ids, OutboxChange::Published));
-    same(log, name, "relay-2 BEGIN", pg.exec("relay-2", sql::BEGIN), m.begin("relay-2"));
-    same(log, name, "relay-2 SELECT while relay-1 holds 1–5", pg.ids("relay-2", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)), m.select("relay-2", LockMode::SkipLocked, 5));
-    same(log, name, "relay-2 COMMIT", pg.exec("relay-2", sql::COMMIT), m.commit("relay-2"));
-    same(log, name, "kill relay-1 (connection closed)", pg.kill("relay-1"), m.rollback("relay-1"));
-    same(log, name, "relay-2 BEGIN", pg.exec("relay-2", sql::BEGIN), m.begin("relay-2"));
-    let a = same(log, name, "relay-2 SELECT after the kill", pg.ids("relay-2", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)), m.select("relay-2", LockMode::SkipLocked, 5));
+    same(
+        log,
+        name,
+        "relay-1 UPDATE … tarqatilgan_vaqt",
+        a,
+        m.update("relay-1", &ids, OutboxChange::Published),
+    );
+    same(
+        log,
+        name,
+        "relay-2 BEGIN",
+        pg.exec("relay-2", sql::BEGIN),
+        m.begin("relay-2"),
+    );
+    same(
+        log,
+        name,
+        "relay-2 SELECT while relay-1 holds 1–5",
+        pg.ids("relay-2", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)),
+        m.select("relay-2", LockMode::SkipLocked, 5),
+    );
+    same(
+        log,
+        name,
+        "relay-2 COMMIT",
+        pg.exec("relay-2", sql::COMMIT),
+        m.commit("relay-2"),
+    );
+    same(
+        log,
+        name,
+        "kill relay-1 (connection closed)",
+        pg.kill("relay-1"),
+        m.rollback("relay-1"),
+    );
+    same(
+        log,
+        name,
+        "relay-2 BEGIN",
+        pg.exec("relay-2", sql::BEGIN),
+        m.begin("relay-2"),
+    );
+    let a = same(
+        log,
+        name,
+        "relay-2 SELECT after the kill",
+        pg.ids("relay-2", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)),
+        m.select("relay-2", LockMode::SkipLocked, 5),
+    );
     assert_eq!(a, Ans::Rows(ids), "the killed relay's rows come back");
-    same(log, name, "relay-2 ROLLBACK", pg.exec("relay-2", sql::ROLLBACK), m.rollback("relay-2"));
-    let unpublished = pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL AND urinishlar = 0");
-    same(log, name, "unpublished rows, urinishlar 0", Ans::Count(unpublished as u64), Ans::Count(m.db.unpublished_len()));
+    same(
+        log,
+        name,
+        "relay-2 ROLLBACK",
+        pg.exec("relay-2", sql::ROLLBACK),
+        m.rollback("relay-2"),
+    );
+    let unpublished =
+        pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL AND urinishlar = 0");
+    same(
+        log,
+        name,
+        "unpublished rows, urinishlar 0",
+        Ans::Count(unpublished as u64),
+        Ans::Count(m.db.unpublished_len()),
+    );
 }

@@ -19,7 +19,11 @@ fn canon(c: &mut Criterion) {
 }
 
 fn million_scenario() -> Scenario {
-    let mut s = Scenario { name: "million".into(), seed: 7, ..Scenario::default() };
+    let mut s = Scenario {
+        name: "million".into(),
+        seed: 7,
+        ..Scenario::default()
+    };
     s.workload.tasks = 1_000_000;
     s.config.queue.remove_on_complete = true;
     s.config.log_cap = 0;
@@ -36,7 +40,9 @@ fn peak_rss_kb() -> Option<u64> {
 fn million(c: &mut Criterion) {
     let s = million_scenario();
     let mut g = c.benchmark_group("million");
-    g.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_millis(1));
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(20))
+        .warm_up_time(Duration::from_millis(1));
     g.bench_function("outbox 1M tasks", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;

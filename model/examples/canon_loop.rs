@@ -12,8 +12,12 @@ fn time(s: &outbox_model::Scenario, n: u32, check: CheckLevel, log: usize) -> st
     t.elapsed() / n
 }
 fn main() {
-    let s = outbox_model::preset(&std::env::args().nth(1).unwrap_or("canon-outbox".into())).unwrap();
-    let n: u32 = std::env::args().nth(2).and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let s =
+        outbox_model::preset(&std::env::args().nth(1).unwrap_or("canon-outbox".into())).unwrap();
+    let n: u32 = std::env::args()
+        .nth(2)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
     println!("touched+log {:?}", time(&s, n, CheckLevel::Touched, 200));
     if std::env::args().nth(3).is_some() {
         return;

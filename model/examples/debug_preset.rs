@@ -9,8 +9,17 @@ fn main() {
     w.check = CheckLevel::Full;
     w.run(s.max_ticks);
     for e in w.log.iter().filter(|e| e.tick >= from) {
-        let who = e.proc.map(|p| w.procs[p.0 as usize].name.as_str()).unwrap_or("-");
-        println!("{:>6} {:<9} {:<14} {:?}", e.tick, who, e.step.map(|s| format!("{s:?}")).unwrap_or_default(), e.note);
+        let who = e
+            .proc
+            .map(|p| w.procs[p.0 as usize].name.as_str())
+            .unwrap_or("-");
+        println!(
+            "{:>6} {:<9} {:<14} {:?}",
+            e.tick,
+            who,
+            e.step.map(|s| format!("{s:?}")).unwrap_or_default(),
+            e.note
+        );
     }
     println!("{:?}", w.violations);
 }

@@ -13,10 +13,28 @@ fn main() {
         w.step();
     }
     for p in &w.procs {
-        println!("{} alive={} pc={:?} tx={:?} blocked={:?} sleep={} mem={:?}", p.name, p.alive, p.pc, p.tx, p.blocked, p.sleep_until, p.mem);
+        println!(
+            "{} alive={} pc={:?} tx={:?} blocked={:?} sleep={} mem={:?}",
+            p.name, p.alive, p.pc, p.tx, p.blocked, p.sleep_until, p.mem
+        );
     }
-    println!("queue {:?} jobs: {:?}", w.queue.health, w.queue.jobs().map(|j| (j.event.0, j.state, j.worker, j.lock_until)).collect::<Vec<_>>());
-    for e in w.log.iter().rev().take(25).collect::<Vec<_>>().into_iter().rev() {
+    println!(
+        "queue {:?} jobs: {:?}",
+        w.queue.health,
+        w.queue
+            .jobs()
+            .map(|j| (j.event.0, j.state, j.worker, j.lock_until))
+            .collect::<Vec<_>>()
+    );
+    for e in w
+        .log
+        .iter()
+        .rev()
+        .take(25)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
         println!("{:>6} {:?} {:?} {:?}", e.tick, e.proc, e.step, e.note);
     }
     println!("tick {} settled {}", w.tick, w.settled());

@@ -96,7 +96,11 @@ impl Auditor {
     }
 
     pub fn events(&self) -> impl Iterator<Item = (EventId, &Life)> {
-        self.lives.iter().enumerate().skip(1).map(|(i, l)| (EventId(i as u32), l))
+        self.lives
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, l)| (EventId(i as u32), l))
     }
 
     /// A new event; ids must come densely, in order, from 1.
@@ -114,7 +118,10 @@ impl Auditor {
             committed_seen: false,
         };
         if self.lives.is_empty() {
-            self.lives.push(Life { class: Class::Aborted, ..life });
+            self.lives.push(Life {
+                class: Class::Aborted,
+                ..life
+            });
         }
         assert_eq!(e.index(), self.lives.len(), "events are minted densely");
         self.lives.push(life);
@@ -212,7 +219,8 @@ impl Auditor {
     /// conservation: every committed event is acted on, in flight, or lost — each exactly
     /// once — and the tally of commits heard equals the tally of classes judged.
     pub fn check_conservation(&self) -> Result<(), String> {
-        let judged = self.count(Class::Effected) + self.count(Class::InFlight) + self.count(Class::Lost);
+        let judged =
+            self.count(Class::Effected) + self.count(Class::InFlight) + self.count(Class::Lost);
         if judged != self.committed_events {
             return Err(format!(
                 "conservation: {} committed events heard, but effected {} + in flight {} + lost {} = {}",
@@ -231,13 +239,22 @@ impl Auditor {
     pub fn check_event(&self, e: EventId, inbox_once: bool) -> Result<(), String> {
         let Some(l) = self.life(e) else { return Ok(()) };
         if l.effects > l.deliveries {
-            return Err(format!("effects-follow-deliveries: {e} acted on {} times, delivered {}", l.effects, l.deliveries));
+            return Err(format!(
+                "effects-follow-deliveries: {e} acted on {} times, delivered {}",
+                l.effects, l.deliveries
+            ));
         }
         if inbox_once && l.effects > 1 {
-            return Err(format!("inbox-once: {e} acted on {} times behind an inbox", l.effects));
+            return Err(format!(
+                "inbox-once: {e} acted on {} times behind an inbox",
+                l.effects
+            ));
         }
         if l.adds != l.jobs_created + l.dedup_hits {
-            return Err(format!("queue-adds: {e} adds {} != created {} + dedup {}", l.adds, l.jobs_created, l.dedup_hits));
+            return Err(format!(
+                "queue-adds: {e} adds {} != created {} + dedup {}",
+                l.adds, l.jobs_created, l.dedup_hits
+            ));
         }
         Ok(())
     }

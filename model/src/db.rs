@@ -28,7 +28,10 @@ pub struct SqlError {
 
 impl SqlError {
     fn new(code: &str, message: impl Into<String>) -> Self {
-        SqlError { code: code.to_string(), message: message.into() }
+        SqlError {
+            code: code.to_string(),
+            message: message.into(),
+        }
     }
 }
 
@@ -421,12 +424,19 @@ impl Db {
     // ----- writes -------------------------------------------------------------------
 
     pub fn insert_task(&mut self, tx: TxId, egasi_id: u32, intent: u32) -> Exec<u64> {
-        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Vazifalar, Privilege::Insert)) {
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::Vazifalar, Privilege::Insert))
+        {
             return self.fail(tx, e);
         }
         // Identity: the id is taken now, whether or not the row ever commits.
         let id = self.tasks.len() as u64 + 1;
-        self.tasks.push(TaskRow { egasi_id, intent, xmin: tx });
+        self.tasks.push(TaskRow {
+            egasi_id,
+            intent,
+            xmin: tx,
+        });
         self.wm(tx).expect("open tx").tasks.push((id - 1) as u32);
         Exec::Done(id)
     }
@@ -444,11 +454,17 @@ impl Db {
         summa: u32,
         returning: bool,
     ) -> Exec<u64> {
-        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, Privilege::Insert)) {
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::Outbox, Privilege::Insert))
+        {
             return self.fail(tx, e);
         }
         if returning && self.role(tx) == Role::App && !self.app_can_read_hodisa_id {
-            let e = SqlError::new(sqlstate::INSUFFICIENT_PRIVILEGE, "permission denied for table outbox");
+            let e = SqlError::new(
+                sqlstate::INSUFFICIENT_PRIVILEGE,
+                "permission denied for table outbox",
+            );
             return self.fail(tx, e);
         }
         let now = self.now(tx);
@@ -461,7 +477,11 @@ impl Db {
             summa,
             yaratilgan_vaqt: now,
             xmin: tx,
-            data: OutboxData { tarqatilgan_vaqt: None, urinishlar: 0, deleted: false },
+            data: OutboxData {
+                tarqatilgan_vaqt: None,
+                urinishlar: 0,
+                deleted: false,
+            },
             lock: 0,
         });
         let e = hodisa.index();
@@ -474,7 +494,13 @@ impl Db {
     }
 
     /// Rows committed before the world starts (the exercises' given outbox).
-    pub fn preload_event(&mut self, hodisa: EventId, kind: EventKind, task_intent: u32, summa: u32) {
+    pub fn preload_event(
+        &mut self,
+        hodisa: EventId,
+        kind: EventKind,
+        task_intent: u32,
+        summa: u32,
+    ) {
         let tx = self.begin(Role::Owner, 0);
         let r = self.insert_event(tx, hodisa, kind, 1, task_intent, summa, false);
         debug_assert!(matches!(r, Exec::Done(_)));
@@ -489,8 +515,17 @@ impl Db {
 
     /// The relay's poll: `… WHERE tarqatilgan_vaqt IS NULL ORDER BY id LIMIT n` with the
     /// given lock clause. Returns outbox indexes.
-    pub fn select_batch(&mut self, tx: TxId, mode: LockMode, limit: usize, c: &mut Cursor) -> Exec<Vec<u32>> {
-        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, Privilege::Select)) {
+    pub fn select_batch(
+        &mut self,
+        tx: TxId,
+        mode: LockMode,
+        limit: usize,
+        c: &mut Cursor,
+    ) -> Exec<Vec<u32>> {
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::Outbox, Privilege::Select))
+        {
             return self.fail(tx, e);
         }
         if mode != LockMode::None {
@@ -564,7 +599,10 @@ impl Db {
     /// Sees only committed rows, so a row whose id was taken earlier but committed later
     /// falls below the mark.
     pub fn select_after(&mut self, tx: TxId, last_id: u64, limit: usize) -> Exec<Vec<u32>> {
-        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, Privilege::Select)) {
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::Outbox, Privilege::Select))
+        {
             return self.fail(tx, e);
         }
         let rows = (last_id as usize..self.outbox.len())
@@ -581,7 +619,13 @@ impl Db {
     /// The cleanup: `DELETE FROM outbox WHERE tarqatilgan_vaqt < $cutoff` (with
     /// `only_published: false`, the broken variant that also deletes by age alone:
     /// `yaratilgan_vaqt < $cutoff`). Waits on locked rows like any DELETE.
-    pub fn cleanup(&mut self, tx: TxId, cutoff: u64, only_published: bool, c: &mut Cursor) -> Exec<u64> {
+    pub fn cleanup(
+        &mut self,
+        tx: TxId,
+        cutoff: u64,
+        only_published: bool,
+        c: &mut Cursor,
+    ) -> Exec<u64> {
         if !c.started {
             let rows: Vec<u32> = (0..self.outbox.len() as u32)
                 .filter(|&i| {
@@ -636,9 +680,22 @@ impl Db {
     /// `UPDATE outbox SET … WHERE id = ANY($1)` (or DELETE), as `change` says. Rows are taken
     /// in id order; a row another transaction holds makes the statement wait (then the newest
     /// version is changed). Returns the number of rows changed.
-    pub fn update_outbox(&mut self, tx: TxId, rows: &[u32], change: OutboxChange, c: &mut Cursor) -> Exec<u64> {
-        let p = if change == OutboxChange::Delete { Privilege::Delete } else { Privilege::Update };
-        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, p)) {
+    pub fn update_outbox(
+        &mut self,
+        tx: TxId,
+        rows: &[u32],
+        change: OutboxChange,
+        c: &mut Cursor,
+    ) -> Exec<u64> {
+        let p = if change == OutboxChange::Delete {
+            Privilege::Delete
+        } else {
+            Privilege::Update
+        };
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::Outbox, p))
+        {
             return self.fail(tx, e);
         }
         if !c.started {
@@ -662,8 +719,15 @@ impl Db {
         change: OutboxChange,
         recheck: impl Fn(&OutboxData) -> bool,
     ) -> Exec<u64> {
-        let p = if change == OutboxChange::Delete { Privilege::Delete } else { Privilege::Update };
-        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Outbox, p)) {
+        let p = if change == OutboxChange::Delete {
+            Privilege::Delete
+        } else {
+            Privilege::Update
+        };
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::Outbox, p))
+        {
             return self.fail(tx, e);
         }
         let now = self.now(tx);
@@ -719,7 +783,11 @@ impl Db {
                         self.committed(r.xmin) || r.xmin == tx
                     })
                     .collect();
-                let change = if p == Privilege::Delete { OutboxChange::Delete } else { OutboxChange::SetPublished };
+                let change = if p == Privilege::Delete {
+                    OutboxChange::Delete
+                } else {
+                    OutboxChange::SetPublished
+                };
                 self.update_outbox(tx, &rows, change, &mut Cursor::default())
             }
             _ => Exec::Done(0),
@@ -732,20 +800,30 @@ impl Db {
             .enumerate()
             .filter(|(i, r)| {
                 let mine = r.lock == tx;
-                let d = if mine { self.pending.get(&(*i as u32)).copied().unwrap_or(r.data) } else { r.data };
+                let d = if mine {
+                    self.pending.get(&(*i as u32)).copied().unwrap_or(r.data)
+                } else {
+                    r.data
+                };
                 (self.committed(r.xmin) || r.xmin == tx) && !d.deleted
             })
             .count() as u64
     }
 
     fn count_tasks_visible(&self, tx: TxId) -> u64 {
-        self.tasks.iter().filter(|t| self.committed(t.xmin) || t.xmin == tx).count() as u64
+        self.tasks
+            .iter()
+            .filter(|t| self.committed(t.xmin) || t.xmin == tx)
+            .count() as u64
     }
 
     /// `INSERT INTO inbox … ON CONFLICT DO NOTHING`. Waits for an uncommitted insert of
     /// the same key; returns whether a row was inserted.
     pub fn inbox_insert(&mut self, tx: TxId, hodisa: EventId, tick: u64) -> Exec<bool> {
-        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Inbox, Privilege::Insert)) {
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::Inbox, Privilege::Insert))
+        {
             return self.fail(tx, e);
         }
         let e = hodisa.index();
@@ -761,17 +839,27 @@ impl Db {
                 return Exec::Blocked(slot.xmin);
             }
         }
-        self.inbox[e] = InboxSlot { xmin: tx, ishlangan_vaqt: tick };
+        self.inbox[e] = InboxSlot {
+            xmin: tx,
+            ishlangan_vaqt: tick,
+        };
         self.wm(tx).expect("open tx").inbox.push(hodisa);
         Exec::Done(true)
     }
 
     pub fn action_insert(&mut self, tx: TxId, hodisa: EventId, summa: u32) -> Exec<()> {
-        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, Table::Amallar, Privilege::Insert)) {
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::Amallar, Privilege::Insert))
+        {
             return self.fail(tx, e);
         }
         let idx = self.actions.len() as u32;
-        self.actions.push(ActionRow { hodisa, summa, xmin: tx });
+        self.actions.push(ActionRow {
+            hodisa,
+            summa,
+            xmin: tx,
+        });
         self.wm(tx).expect("open tx").actions.push(idx);
         Exec::Done(())
     }
@@ -787,7 +875,10 @@ impl Db {
         }
         let w = self.take_work(tx).expect("open tx");
         self.txs[tx as usize] = TxStatus::Committed;
-        let mut out = CommitOutcome { committed: true, ..CommitOutcome::default() };
+        let mut out = CommitOutcome {
+            committed: true,
+            ..CommitOutcome::default()
+        };
         for &t in &w.tasks {
             self.committed_tasks += 1;
             out.tasks.push(t);
@@ -831,7 +922,11 @@ impl Db {
         }
         if self.wal_retain && !wal_events.is_empty() {
             let lsn = self.next_lsn;
-            self.wal.push_back(WalRecord { lsn, tx, events: wal_events });
+            self.wal.push_back(WalRecord {
+                lsn,
+                tx,
+                events: wal_events,
+            });
         }
         if !w.outbox_inserted.is_empty() {
             self.next_lsn += 1;
@@ -888,11 +983,16 @@ impl Db {
         self.unpublished.iter().copied()
     }
     pub fn oldest_unpublished(&self) -> Option<&OutboxRow> {
-        self.unpublished.iter().next().map(|&i| &self.outbox[i as usize])
+        self.unpublished
+            .iter()
+            .next()
+            .map(|&i| &self.outbox[i as usize])
     }
 
     pub fn task_committed(&self, task_idx: u32) -> bool {
-        self.tasks.get(task_idx as usize).is_some_and(|t| self.committed(t.xmin))
+        self.tasks
+            .get(task_idx as usize)
+            .is_some_and(|t| self.committed(t.xmin))
     }
     pub fn task_status(&self, task_idx: u32) -> TxStatus {
         self.status(self.tasks[task_idx as usize].xmin)
@@ -906,8 +1006,9 @@ impl Db {
 
     /// The event has a committed, undeleted outbox row not yet published.
     pub fn event_unpublished(&self, h: EventId) -> bool {
-        self.event_row(h)
-            .is_some_and(|r| self.committed(r.xmin) && r.data.tarqatilgan_vaqt.is_none() && !r.data.deleted)
+        self.event_row(h).is_some_and(|r| {
+            self.committed(r.xmin) && r.data.tarqatilgan_vaqt.is_none() && !r.data.deleted
+        })
     }
 
     pub fn row_committed(&self, r: &OutboxRow) -> bool {
@@ -915,12 +1016,16 @@ impl Db {
     }
 
     pub fn inbox_has(&self, h: EventId) -> bool {
-        self.inbox.get(h.index()).is_some_and(|s| s.xmin != 0 && self.committed(s.xmin))
+        self.inbox
+            .get(h.index())
+            .is_some_and(|s| s.xmin != 0 && self.committed(s.xmin))
     }
 
     /// Rows (outbox indexes) a transaction holds locked.
     pub fn locked_by(&self, tx: TxId) -> Vec<u32> {
-        self.w(tx).map(|w| w.outbox_locked.clone()).unwrap_or_default()
+        self.w(tx)
+            .map(|w| w.outbox_locked.clone())
+            .unwrap_or_default()
     }
 
     /// Drops the log up to and including `lsn` (a slot confirmed it).
@@ -934,20 +1039,29 @@ impl Db {
     pub fn check_invariants(&self) -> Result<(), String> {
         // partial-index: the index holds exactly the committed, unpublished, live rows.
         for (i, r) in self.outbox.iter().enumerate() {
-            let should = self.committed(r.xmin) && r.data.tarqatilgan_vaqt.is_none() && !r.data.deleted;
+            let should =
+                self.committed(r.xmin) && r.data.tarqatilgan_vaqt.is_none() && !r.data.deleted;
             let id = i + 1;
             if should != self.unpublished.contains(&(i as u32)) {
-                return Err(format!("partial-index: row {id} indexed={} should={should}", !should));
+                return Err(format!(
+                    "partial-index: row {id} indexed={} should={should}",
+                    !should
+                ));
             }
             if let Some(h) = r.lock() {
                 if !self.is_open(h) {
-                    return Err(format!("locks-held-by-open-tx: row {id} locked by ended tx {h}"));
+                    return Err(format!(
+                        "locks-held-by-open-tx: row {id} locked by ended tx {h}"
+                    ));
                 }
             }
         }
         for i in self.pending.keys() {
             if self.outbox[*i as usize].lock == 0 {
-                return Err(format!("private-writes: row {} has a pending version without a lock", i + 1));
+                return Err(format!(
+                    "private-writes: row {} has a pending version without a lock",
+                    i + 1
+                ));
             }
         }
         Ok(())
@@ -978,7 +1092,14 @@ mod tests {
         assert_eq!(db.insert_task(t, 1, 0), Exec::Done(2));
         ev(&mut db, t, 2);
         db.commit(t);
-        assert_eq!((db.committed_tasks(), db.committed_events(), db.unpublished_len()), (1, 1, 1));
+        assert_eq!(
+            (
+                db.committed_tasks(),
+                db.committed_events(),
+                db.unpublished_len()
+            ),
+            (1, 1, 1)
+        );
     }
 
     #[test]
@@ -992,7 +1113,9 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // The transaction is now aborted.
-        assert!(matches!(db.insert_task(t, 1, 0), Exec::Err(e) if e.code == sqlstate::IN_FAILED_TRANSACTION));
+        assert!(
+            matches!(db.insert_task(t, 1, 0), Exec::Err(e) if e.code == sqlstate::IN_FAILED_TRANSACTION)
+        );
         assert!(!db.commit(t).committed);
     }
 
@@ -1005,8 +1128,14 @@ mod tests {
         let a = db.begin(Role::Owner, 1);
         let b = db.begin(Role::Owner, 1);
         let mut c = Cursor::default();
-        let ra = match db.select_batch(a, LockMode::SkipLocked, 3, &mut c) { Exec::Done(v) => v, o => panic!("{o:?}") };
-        let rb = match db.select_batch(b, LockMode::SkipLocked, 3, &mut Cursor::default()) { Exec::Done(v) => v, o => panic!("{o:?}") };
+        let ra = match db.select_batch(a, LockMode::SkipLocked, 3, &mut c) {
+            Exec::Done(v) => v,
+            o => panic!("{o:?}"),
+        };
+        let rb = match db.select_batch(b, LockMode::SkipLocked, 3, &mut Cursor::default()) {
+            Exec::Done(v) => v,
+            o => panic!("{o:?}"),
+        };
         assert_eq!(ra, vec![0, 1, 2]);
         assert_eq!(rb, vec![3, 4]);
     }
@@ -1018,15 +1147,27 @@ mod tests {
             db.preload_event(EventId(n), EventKind::Created, n, 0);
         }
         let a = db.begin(Role::Owner, 1);
-        let rows = match db.select_batch(a, LockMode::Wait, 2, &mut Cursor::default()) { Exec::Done(v) => v, o => panic!("{o:?}") };
+        let rows = match db.select_batch(a, LockMode::Wait, 2, &mut Cursor::default()) {
+            Exec::Done(v) => v,
+            o => panic!("{o:?}"),
+        };
         let b = db.begin(Role::Owner, 1);
         let mut cb = Cursor::default();
-        assert_eq!(db.select_batch(b, LockMode::Wait, 2, &mut cb), Exec::Blocked(a));
+        assert_eq!(
+            db.select_batch(b, LockMode::Wait, 2, &mut cb),
+            Exec::Blocked(a)
+        );
         let mut cu = Cursor::default();
-        assert_eq!(db.update_outbox(a, &rows, OutboxChange::Published, &mut cu), Exec::Done(2));
+        assert_eq!(
+            db.update_outbox(a, &rows, OutboxChange::Published, &mut cu),
+            Exec::Done(2)
+        );
         db.commit(a);
         // b re-checks rows 1 and 2 (now published), drops them and takes 3 and 4.
-        assert_eq!(db.select_batch(b, LockMode::Wait, 2, &mut cb), Exec::Done(vec![2, 3]));
+        assert_eq!(
+            db.select_batch(b, LockMode::Wait, 2, &mut cb),
+            Exec::Done(vec![2, 3])
+        );
     }
 
     #[test]
@@ -1068,8 +1209,14 @@ mod tests {
         let mut db = Db::new();
         let slow = db.begin(Role::Owner, 1);
         let fast = db.begin(Role::Owner, 1);
-        assert_eq!(db.insert_event(slow, EventId(1), EventKind::Created, 1, 0, 0, false), Exec::Done(1));
-        assert_eq!(db.insert_event(fast, EventId(2), EventKind::Created, 1, 1, 0, false), Exec::Done(2));
+        assert_eq!(
+            db.insert_event(slow, EventId(1), EventKind::Created, 1, 0, 0, false),
+            Exec::Done(1)
+        );
+        assert_eq!(
+            db.insert_event(fast, EventId(2), EventKind::Created, 1, 1, 0, false),
+            Exec::Done(2)
+        );
         db.commit(fast);
         let visible: Vec<u32> = db.unpublished_ids().collect();
         assert_eq!(visible, vec![1]); // only id 2 (index 1) is visible so far

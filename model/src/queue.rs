@@ -269,7 +269,11 @@ impl Queue {
 
     /// Some active job belongs to a dead worker (its lock will run out).
     pub fn has_orphaned_active(&self) -> bool {
-        self.count(JobState::Active) > 0 && self.jobs.values().any(|j| j.state == JobState::Active && j.lock_until.is_some())
+        self.count(JobState::Active) > 0
+            && self
+                .jobs
+                .values()
+                .any(|j| j.state == JobState::Active && j.lock_until.is_some())
     }
 
     /// The stalled-jobs checker.
@@ -309,8 +313,12 @@ impl Queue {
 
     /// `queue.retryJobs({ state: 'failed' })`: an operator's way back from the failed set.
     pub fn retry_failed(&mut self) -> Vec<EventId> {
-        let failed: Vec<JobKey> =
-            self.jobs.values().filter(|j| j.state == JobState::Failed).map(|j| j.key).collect();
+        let failed: Vec<JobKey> = self
+            .jobs
+            .values()
+            .filter(|j| j.state == JobState::Failed)
+            .map(|j| j.key)
+            .collect();
         let mut out = Vec::new();
         for key in failed {
             self.set_state(key, JobState::Waiting);
@@ -345,13 +353,19 @@ impl Queue {
     /// Jobs for an event, in key order (one unless jobs were added without a jobId).
     pub fn jobs_for(&self, ev: EventId) -> impl Iterator<Item = &Job> {
         let direct = self.jobs.get(&JobKey::Event(ev.0));
-        let autos = self.autos.get(&ev.0).into_iter().flatten().filter_map(|k| self.jobs.get(k));
+        let autos = self
+            .autos
+            .get(&ev.0)
+            .into_iter()
+            .flatten()
+            .filter_map(|k| self.jobs.get(k));
         direct.into_iter().chain(autos)
     }
 
     /// Whether some job can still hand this event to a worker (waiting or active).
     pub fn can_deliver(&self, ev: EventId) -> bool {
-        self.jobs_for(ev).any(|j| matches!(j.state, JobState::Waiting | JobState::Active))
+        self.jobs_for(ev)
+            .any(|j| matches!(j.state, JobState::Waiting | JobState::Active))
     }
 
     pub fn jobs(&self) -> impl Iterator<Item = &Job> {
@@ -364,10 +378,17 @@ impl Queue {
             c[Self::slot(j.state)] += 1;
         }
         if c != self.counts {
-            return Err(format!("queue-counts: counted {:?}, kept {:?}", c, self.counts));
+            return Err(format!(
+                "queue-counts: counted {:?}, kept {:?}",
+                c, self.counts
+            ));
         }
         if self.waiting.len() as u64 != c[0] {
-            return Err(format!("queue-wait-list: list {} vs waiting jobs {}", self.waiting.len(), c[0]));
+            return Err(format!(
+                "queue-wait-list: list {} vs waiting jobs {}",
+                self.waiting.len(),
+                c[0]
+            ));
         }
         for k in &self.waiting {
             if self.jobs.get(k).map(|j| j.state) != Some(JobState::Waiting) {
@@ -386,12 +407,24 @@ mod tests {
     fn job_id_dedup_holds_in_every_state_until_removed() {
         let mut q = Queue::new(QueueOptions::default());
         assert!(matches!(q.add(EventId(1), 0, true), AddResult::Created(_)));
-        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Duplicate(_)));
+        assert!(matches!(
+            q.add(EventId(1), 0, true),
+            AddResult::Duplicate(_)
+        ));
         let (k, t) = q.take(ProcId(0)).unwrap();
-        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Duplicate(_)));
+        assert!(matches!(
+            q.add(EventId(1), 0, true),
+            AddResult::Duplicate(_)
+        ));
         assert!(q.complete(k, t));
-        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Duplicate(_)));
-        let mut q = Queue::new(QueueOptions { remove_on_complete: true, ..QueueOptions::default() });
+        assert!(matches!(
+            q.add(EventId(1), 0, true),
+            AddResult::Duplicate(_)
+        ));
+        let mut q = Queue::new(QueueOptions {
+            remove_on_complete: true,
+            ..QueueOptions::default()
+        });
         q.add(EventId(1), 0, true);
         let (k, t) = q.take(ProcId(0)).unwrap();
         q.complete(k, t);
@@ -405,12 +438,18 @@ mod tests {
         q.take(ProcId(0)).unwrap();
         q.worker_died(ProcId(0), 0);
         assert!(q.check_stalled(10).is_empty(), "lock still held");
-        assert_eq!(q.check_stalled(30), vec![StallOutcome::BackToWait(EventId(1))]);
+        assert_eq!(
+            q.check_stalled(30),
+            vec![StallOutcome::BackToWait(EventId(1))]
+        );
         q.take(ProcId(0)).unwrap();
         q.worker_died(ProcId(0), 30);
         assert_eq!(q.check_stalled(60), vec![StallOutcome::Failed(EventId(1))]);
         // The failed set keeps the id: a republish is swallowed.
-        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Duplicate(_)));
+        assert!(matches!(
+            q.add(EventId(1), 0, true),
+            AddResult::Duplicate(_)
+        ));
         q.check_invariants().unwrap();
     }
 

@@ -60,7 +60,13 @@ pub struct RelayConfig {
 
 impl Default for RelayConfig {
     fn default() -> Self {
-        RelayConfig { mode: RelayMode::Lesson, lock: LockMode::SkipLocked, partiya: 100, poll_interval_ticks: 20, job_id: true }
+        RelayConfig {
+            mode: RelayMode::Lesson,
+            lock: LockMode::SkipLocked,
+            partiya: 100,
+            poll_interval_ticks: 20,
+            job_id: true,
+        }
     }
 }
 
@@ -118,7 +124,11 @@ pub struct Workload {
 
 impl Default for Workload {
     fn default() -> Self {
-        Workload { tasks: 10, preloaded_events: 0, summa: 0 }
+        Workload {
+            tasks: 10,
+            preloaded_events: 0,
+            summa: 0,
+        }
     }
 }
 
@@ -128,12 +138,19 @@ impl Default for Workload {
 pub enum When {
     Always,
     /// The n-th time (from 1) this process reaches the step.
-    Nth { n: u32 },
+    Nth {
+        n: u32,
+    },
     /// The task being handled has index `i` with `i % modulus == remainder` (the canon's
     /// `i % 10 == 3`).
-    TaskIndexMod { modulus: u32, remainder: u32 },
+    TaskIndexMod {
+        modulus: u32,
+        remainder: u32,
+    },
     /// The event being handled is this one (`h-N`, by N).
-    Event { event: u32 },
+    Event {
+        event: u32,
+    },
 }
 
 /// Standing rules of a scenario.
@@ -141,7 +158,12 @@ pub enum When {
 #[serde(rename_all = "snake_case", tag = "fault", deny_unknown_fields)]
 pub enum Fault {
     /// Kill `process` when it reaches `step` and `when` holds, at most `times` times.
-    Kill { process: String, step: Step, when: When, times: Option<u32> },
+    Kill {
+        process: String,
+        step: Step,
+        when: When,
+        times: Option<u32>,
+    },
     /// Publishing event `h-event` fails this many times (u32::MAX: always, a poison event).
     FailPublish { event: u32, times: u32 },
     /// The API's business logic throws after its INSERTs: it rolls back instead of COMMIT.
@@ -251,7 +273,12 @@ impl Scenario {
     }
 
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        let err = |field: &str, message: String| Err(ScenarioError { field: field.into(), message });
+        let err = |field: &str, message: String| {
+            Err(ScenarioError {
+                field: field.into(),
+                message,
+            })
+        };
         if self.workload.tasks > MAX_TASKS {
             return err("workload.tasks", format!("at most {MAX_TASKS}"));
         }
@@ -267,8 +294,13 @@ impl Scenario {
         if self.config.relay.partiya == 0 || self.config.relay.partiya > 10_000 {
             return err("config.relay.partiya", "must be 1..=10000".into());
         }
-        if self.config.queue.lock_duration_ticks == 0 || self.config.queue.stalled_interval_ticks == 0 {
-            return err("config.queue", "lock_duration_ticks and stalled_interval_ticks must be > 0".into());
+        if self.config.queue.lock_duration_ticks == 0
+            || self.config.queue.stalled_interval_ticks == 0
+        {
+            return err(
+                "config.queue",
+                "lock_duration_ticks and stalled_interval_ticks must be > 0".into(),
+            );
         }
         if self.config.log_cap > 10_000 {
             return err("config.log_cap", "at most 10000".into());
@@ -276,8 +308,13 @@ impl Scenario {
         for (i, f) in self.faults.iter().enumerate() {
             let when = match f {
                 Fault::Kill { process, when, .. } => {
-                    if crate::world::proc_index(&self.config, process, !self.script.is_empty()).is_none() {
-                        return err(&format!("faults[{i}].process"), format!("no process named {process:?} in this configuration"));
+                    if crate::world::proc_index(&self.config, process, !self.script.is_empty())
+                        .is_none()
+                    {
+                        return err(
+                            &format!("faults[{i}].process"),
+                            format!("no process named {process:?} in this configuration"),
+                        );
                     }
                     when
                 }
@@ -291,7 +328,10 @@ impl Scenario {
         for (i, t) in self.schedule.iter().enumerate() {
             if let Some(p) = t.action.process() {
                 if crate::world::proc_index(&self.config, p, !self.script.is_empty()).is_none() {
-                    return err(&format!("schedule[{i}].action"), format!("no process named {p:?} in this configuration"));
+                    return err(
+                        &format!("schedule[{i}].action"),
+                        format!("no process named {p:?} in this configuration"),
+                    );
                 }
             }
         }
@@ -331,11 +371,20 @@ fn json_error_field(text: &str, e: &serde_json::Error) -> String {
 // ----- presets -----------------------------------------------------------------------
 
 fn kill(process: &str, step: Step, when: When, times: Option<u32>) -> Fault {
-    Fault::Kill { process: process.into(), step, when, times }
+    Fault::Kill {
+        process: process.into(),
+        step,
+        when,
+        times,
+    }
 }
 
 fn base(name: &str, summary: &str) -> Scenario {
-    Scenario { name: name.into(), summary: summary.into(), ..Scenario::default() }
+    Scenario {
+        name: name.into(),
+        summary: summary.into(),
+        ..Scenario::default()
+    }
 }
 
 /// The named presets, in teaching order.
@@ -350,13 +399,29 @@ pub fn presets() -> Vec<Scenario> {
     s.config.relays = 0;
     s.config.worker = WorkerMode::NoInbox;
     s.workload.tasks = 100;
-    s.faults.push(kill("api", Step::QueueAdd, When::TaskIndexMod { modulus: 10, remainder: 3 }, None));
+    s.faults.push(kill(
+        "api",
+        Step::QueueAdd,
+        When::TaskIndexMod {
+            modulus: 10,
+            remainder: 3,
+        },
+        None,
+    ));
     v.push(s);
 
     // Lesson §2: the same with the outbox → "relay tarqatdi: 100, navbatda: 100".
     let mut s = base("canon-outbox", "Outbox: the same kills, but the event commits with the task; the relay publishes all → 100 and 100, lost 0");
     s.workload.tasks = 100;
-    s.faults.push(kill("api", Step::Respond, When::TaskIndexMod { modulus: 10, remainder: 3 }, None));
+    s.faults.push(kill(
+        "api",
+        Step::Respond,
+        When::TaskIndexMod {
+            modulus: 10,
+            remainder: 3,
+        },
+        None,
+    ));
     v.push(s);
 
     // Lesson §2: "o'sha hodisa qayta yuborildi → navbatda baribir 100 (jobId = hodisa_id)".
@@ -366,7 +431,8 @@ pub fn presets() -> Vec<Scenario> {
     s.workload.tasks = 0;
     s.workload.preloaded_events = 100;
     s.config.workers = 0;
-    s.faults.push(kill("relay-1", Step::Publish, When::Nth { n: 2 }, Some(1)));
+    s.faults
+        .push(kill("relay-1", Step::Publish, When::Nth { n: 2 }, Some(1)));
     v.push(s);
 
     // Lesson §9, exercise 2: five events, the publish of event 3 fails the first time.
@@ -386,12 +452,21 @@ pub fn presets() -> Vec<Scenario> {
     // BullMQ fails a job that stalls more than maxStalledCount times; two stalls are needed
     // for a third delivery.
     s.config.queue.max_stalled_count = 2;
-    s.faults.push(kill("worker-1", Step::Commit, When::Nth { n: 1 }, Some(1)));
-    s.faults.push(kill("worker-1", Step::Complete, When::Nth { n: 1 }, Some(1)));
+    s.faults
+        .push(kill("worker-1", Step::Commit, When::Nth { n: 1 }, Some(1)));
+    s.faults.push(kill(
+        "worker-1",
+        Step::Complete,
+        When::Nth { n: 1 },
+        Some(1),
+    ));
     v.push(s);
 
     // Lesson §4.1: "200 hodisa, ikki relay — har biri aynan bir marta".
-    let mut s = base("two-relays-skip-locked", "Two relays with FOR UPDATE SKIP LOCKED over 200 events: each published exactly once");
+    let mut s = base(
+        "two-relays-skip-locked",
+        "Two relays with FOR UPDATE SKIP LOCKED over 200 events: each published exactly once",
+    );
     s.workload.tasks = 0;
     s.workload.preloaded_events = 200;
     s.config.relays = 2;
@@ -408,7 +483,10 @@ pub fn presets() -> Vec<Scenario> {
     s.config.workers = 0;
     v.push(s);
 
-    let mut s = base("two-relays-nowait", "Two relays with FOR UPDATE NOWAIT: a collision is error 55P03 and a rolled-back poll");
+    let mut s = base(
+        "two-relays-nowait",
+        "Two relays with FOR UPDATE NOWAIT: a collision is error 55P03 and a rolled-back poll",
+    );
     s.workload.tasks = 0;
     s.workload.preloaded_events = 200;
     s.config.relays = 2;
@@ -427,7 +505,10 @@ pub fn presets() -> Vec<Scenario> {
     v.push(s);
 
     // Lesson §3.2: the task and its event are written, then ROLLBACK → both gone.
-    let mut s = base("rollback", "Task and event written in one transaction, then ROLLBACK: 0 tasks, 0 events");
+    let mut s = base(
+        "rollback",
+        "Task and event written in one transaction, then ROLLBACK: 0 tasks, 0 events",
+    );
     s.workload.tasks = 1;
     s.faults.push(Fault::ApiError { when: When::Always });
     v.push(s);
@@ -464,51 +545,112 @@ pub fn presets() -> Vec<Scenario> {
     s.config.relays = 0;
     s.config.worker = WorkerMode::NoInbox;
     s.workload.tasks = 100;
-    s.faults.push(kill("api", Step::Commit, When::TaskIndexMod { modulus: 10, remainder: 3 }, None));
+    s.faults.push(kill(
+        "api",
+        Step::Commit,
+        When::TaskIndexMod {
+            modulus: 10,
+            remainder: 3,
+        },
+        None,
+    ));
     v.push(s);
 
     let mut s = base("at-most-once-relay", "Relay marks and commits first, publishes after: it dies between COMMIT and queue.add → those events are lost");
     s.workload.tasks = 20;
     s.config.relay.mode = RelayMode::MarkFirst;
     s.config.relay.partiya = 5;
-    s.faults.push(kill("relay-1", Step::Publish, When::Nth { n: 1 }, Some(1)));
+    s.faults
+        .push(kill("relay-1", Step::Publish, When::Nth { n: 1 }, Some(1)));
     v.push(s);
 
     let mut s = base("worker-no-inbox", "No inbox: the worker dies after its COMMIT, before acknowledging; the job is delivered again and the action runs twice");
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::NoInbox;
-    s.faults.push(kill("worker-1", Step::Complete, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    s.faults.push(kill(
+        "worker-1",
+        Step::Complete,
+        When::TaskIndexMod {
+            modulus: 10,
+            remainder: 3,
+        },
+        Some(1),
+    ));
     v.push(s);
 
     let mut s = base("worker-inbox-own-tx", "Inbox committed in its own transaction: the worker dies before the action; the redelivery is skipped as a duplicate and the action never happens");
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::InboxOwnTx;
-    s.faults.push(kill("worker-1", Step::BeginSecond, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    s.faults.push(kill(
+        "worker-1",
+        Step::BeginSecond,
+        When::TaskIndexMod {
+            modulus: 10,
+            remainder: 3,
+        },
+        Some(1),
+    ));
     v.push(s);
 
-    let mut s = base("worker-action-then-inbox", "Action committed first, inbox after: the worker dies between; the redelivery acts again");
+    let mut s = base(
+        "worker-action-then-inbox",
+        "Action committed first, inbox after: the worker dies between; the redelivery acts again",
+    );
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::ActionThenInbox;
-    s.faults.push(kill("worker-1", Step::BeginSecond, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    s.faults.push(kill(
+        "worker-1",
+        Step::BeginSecond,
+        When::TaskIndexMod {
+            modulus: 10,
+            remainder: 3,
+        },
+        Some(1),
+    ));
     v.push(s);
 
     let mut s = base("worker-external-effect", "Side effect outside the transaction (an email): the worker dies after sending, before COMMIT; the email goes out twice");
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::ExternalEffect;
-    s.faults.push(kill("worker-1", Step::Commit, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    s.faults.push(kill(
+        "worker-1",
+        Step::Commit,
+        When::TaskIndexMod {
+            modulus: 10,
+            remainder: 3,
+        },
+        Some(1),
+    ));
     v.push(s);
 
-    let mut s = base("worker-external-idempotency-key", "The same email, but the service takes hodisa_id as its Idempotency-Key: it sends once");
+    let mut s = base(
+        "worker-external-idempotency-key",
+        "The same email, but the service takes hodisa_id as its Idempotency-Key: it sends once",
+    );
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::ExternalEffect;
     s.config.external_idempotency_key = true;
-    s.faults.push(kill("worker-1", Step::Commit, When::TaskIndexMod { modulus: 10, remainder: 3 }, Some(1)));
+    s.faults.push(kill(
+        "worker-1",
+        Step::Commit,
+        When::TaskIndexMod {
+            modulus: 10,
+            remainder: 3,
+        },
+        Some(1),
+    ));
     v.push(s);
 
     let mut s = base("queue-down", "Redis refuses connections for a while: the relay's adds fail, urinishlar grows, nothing is lost; after Redis is back everything is published");
     s.workload.tasks = 10;
-    s.schedule.push(Timed { at_tick: 1, action: Action::QueueDown { hang: false } });
-    s.schedule.push(Timed { at_tick: 300, action: Action::QueueUp });
+    s.schedule.push(Timed {
+        at_tick: 1,
+        action: Action::QueueDown { hang: false },
+    });
+    s.schedule.push(Timed {
+        at_tick: 300,
+        action: Action::QueueUp,
+    });
     v.push(s);
 
     v

@@ -69,8 +69,7 @@ pub const SELECT_BATCH_WAIT: &str = "SELECT id, hodisa_id, tur, foydalanuvchi_id
 FROM outbox WHERE tarqatilgan_vaqt IS NULL ORDER BY id LIMIT $1 FOR UPDATE";
 
 /// The high-water-mark poll (a design the lesson avoids): $1 last id seen, $2 batch size.
-pub const SELECT_AFTER: &str =
-    "SELECT id FROM outbox WHERE id > $1 ORDER BY id LIMIT $2";
+pub const SELECT_AFTER: &str = "SELECT id FROM outbox WHERE id > $1 ORDER BY id LIMIT $2";
 
 /// $1 bigint[] of ids that reached the queue.
 pub const MARK_PUBLISHED: &str = "UPDATE outbox SET tarqatilgan_vaqt = now(), \

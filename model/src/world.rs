@@ -4,7 +4,9 @@
 //! seed decide everything.
 
 use crate::auditor::{Auditor, Class, TaskRef};
-use crate::db::{Cursor, Db, Exec, LockMode, OutboxChange, Privilege, Role, SqlError, Table, TxStatus};
+use crate::db::{
+    Cursor, Db, Exec, LockMode, OutboxChange, Privilege, Role, SqlError, Table, TxStatus,
+};
 use crate::ids::{EventId, EventKind, ProcId, TxId};
 use crate::queue::{AddResult, Health, JobKey, Queue, StallOutcome};
 use crate::rng::Rng;
@@ -92,19 +94,37 @@ pub enum Action {
     /// Let the scheduler pick a runnable process and run one step.
     Tick,
     /// Run one step of this process (must be runnable).
-    Step { process: String },
+    Step {
+        process: String,
+    },
     /// Kill the process now, wherever it is.
-    Kill { process: String },
+    Kill {
+        process: String,
+    },
     /// Kill the process when it next reaches `step` (and `when` holds).
-    ArmKill { process: String, step: Step, when: When, times: Option<u32> },
+    ArmKill {
+        process: String,
+        step: Step,
+        when: When,
+        times: Option<u32>,
+    },
     /// Drop the armed kills of a process.
-    Disarm { process: String },
-    Restart { process: String },
+    Disarm {
+        process: String,
+    },
+    Restart {
+        process: String,
+    },
     /// Redis goes away: `add` is refused at once, or (hang) never returns.
-    QueueDown { hang: bool },
+    QueueDown {
+        hang: bool,
+    },
     QueueUp,
     /// Publishing `h-event` fails `times` more times.
-    FailPublish { event: u32, times: u32 },
+    FailPublish {
+        event: u32,
+        times: u32,
+    },
     /// An operator retries BullMQ's failed set.
     RetryFailedJobs,
 }
@@ -152,11 +172,27 @@ pub struct HeldJob {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Mem {
-    Client { next: u32, waiting: Option<u32>, reply: Option<bool> },
-    Api { req: Option<Request> },
-    Relay { batch: Vec<u32>, pos: usize, ok: Vec<u32>, bad: Vec<u32>, cursor: Cursor },
-    Worker { job: Option<HeldJob> },
-    Session { pos: usize },
+    Client {
+        next: u32,
+        waiting: Option<u32>,
+        reply: Option<bool>,
+    },
+    Api {
+        req: Option<Request>,
+    },
+    Relay {
+        batch: Vec<u32>,
+        pos: usize,
+        ok: Vec<u32>,
+        bad: Vec<u32>,
+        cursor: Cursor,
+    },
+    Worker {
+        job: Option<HeldJob>,
+    },
+    Session {
+        pos: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -293,24 +329,75 @@ pub fn program(kind: ProcKind, cfg: &Config, script_len: usize) -> Vec<Step> {
     match kind {
         ProcKind::Client => vec![Send, Await],
         ProcKind::Api => match cfg.api {
-            ApiMode::DualWriteDbFirst => vec![Begin, InsertTask, Commit, QueueAdd, Respond, Rollback],
-            ApiMode::DualWriteQueueFirst => vec![QueueAdd, Begin, InsertTask, Commit, Respond, Rollback],
+            ApiMode::DualWriteDbFirst => {
+                vec![Begin, InsertTask, Commit, QueueAdd, Respond, Rollback]
+            }
+            ApiMode::DualWriteQueueFirst => {
+                vec![QueueAdd, Begin, InsertTask, Commit, Respond, Rollback]
+            }
             ApiMode::Outbox => vec![Begin, InsertTask, InsertEvent, Commit, Respond, Rollback],
         },
         ProcKind::Relay => match cfg.relay.mode {
-            RelayMode::Lesson => vec![Begin, SelectBatch, Publish, MarkPublished, MarkFailed, Commit, Rollback],
-            RelayMode::MarkFirst => vec![Begin, SelectBatch, MarkPublished, Commit, Publish, Rollback],
+            RelayMode::Lesson => vec![
+                Begin,
+                SelectBatch,
+                Publish,
+                MarkPublished,
+                MarkFailed,
+                Commit,
+                Rollback,
+            ],
+            RelayMode::MarkFirst => {
+                vec![Begin, SelectBatch, MarkPublished, Commit, Publish, Rollback]
+            }
         },
         ProcKind::Worker => match cfg.worker {
             WorkerMode::NoInbox => vec![Fetch, Begin, Action, Commit, Complete, Rollback],
-            WorkerMode::InboxSameTx => vec![Fetch, Begin, InboxInsert, Action, Commit, Complete, Rollback],
+            WorkerMode::InboxSameTx => vec![
+                Fetch,
+                Begin,
+                InboxInsert,
+                Action,
+                Commit,
+                Complete,
+                Rollback,
+            ],
             WorkerMode::InboxOwnTx => {
-                vec![Fetch, Begin, InboxInsert, Commit, BeginSecond, Action, CommitSecond, Complete, Rollback]
+                vec![
+                    Fetch,
+                    Begin,
+                    InboxInsert,
+                    Commit,
+                    BeginSecond,
+                    Action,
+                    CommitSecond,
+                    Complete,
+                    Rollback,
+                ]
             }
             WorkerMode::ActionThenInbox => {
-                vec![Fetch, InboxCheck, Begin, Action, Commit, BeginSecond, InboxInsert, CommitSecond, Complete, Rollback]
+                vec![
+                    Fetch,
+                    InboxCheck,
+                    Begin,
+                    Action,
+                    Commit,
+                    BeginSecond,
+                    InboxInsert,
+                    CommitSecond,
+                    Complete,
+                    Rollback,
+                ]
             }
-            WorkerMode::ExternalEffect => vec![Fetch, Begin, InboxInsert, ExternalCall, Commit, Complete, Rollback],
+            WorkerMode::ExternalEffect => vec![
+                Fetch,
+                Begin,
+                InboxInsert,
+                ExternalCall,
+                Commit,
+                Complete,
+                Rollback,
+            ],
         },
         ProcKind::Session => (0..script_len.min(255)).map(|i| Script(i as u8)).collect(),
     }
@@ -482,20 +569,39 @@ impl World {
         };
         for f in &s.faults {
             match f {
-                Fault::Kill { process, step, when, times } => {
+                Fault::Kill {
+                    process,
+                    step,
+                    when,
+                    times,
+                } => {
                     if let Some(p) = w.find(process) {
-                        w.armed.push(ArmedKill { proc: p, step: *step, when: when.clone(), remaining: *times, reached: 0 });
+                        w.armed.push(ArmedKill {
+                            proc: p,
+                            step: *step,
+                            when: when.clone(),
+                            remaining: *times,
+                            reached: 0,
+                        });
                     }
                 }
                 Fault::FailPublish { event, times } => w.publish_failures.push((*event, *times)),
                 Fault::ApiError { when } => w.api_errors.push(when.clone()),
             }
         }
-        let mut sched: Vec<(u64, Action)> = s.schedule.iter().map(|t| (t.at_tick, t.action.clone())).collect();
+        let mut sched: Vec<(u64, Action)> = s
+            .schedule
+            .iter()
+            .map(|t| (t.at_tick, t.action.clone()))
+            .collect();
         sched.sort_by_key(|(t, _)| *t);
         w.schedule = sched.into();
         for _ in 0..s.workload.preloaded_events {
-            let e = w.mint(w.next_event.saturating_sub(1), EventKind::Created, TaskRef::Given);
+            let e = w.mint(
+                w.next_event.saturating_sub(1),
+                EventKind::Created,
+                TaskRef::Given,
+            );
             let intent = e.0 - 1;
             w.db.preload_event(e, EventKind::Created, intent, s.workload.summa);
             w.auditor.committed(e);
@@ -507,16 +613,29 @@ impl World {
 
     fn fresh_mem(kind: ProcKind, next: u32) -> Mem {
         match kind {
-            ProcKind::Client => Mem::Client { next, waiting: None, reply: None },
+            ProcKind::Client => Mem::Client {
+                next,
+                waiting: None,
+                reply: None,
+            },
             ProcKind::Api => Mem::Api { req: None },
-            ProcKind::Relay => Mem::Relay { batch: Vec::new(), pos: 0, ok: Vec::new(), bad: Vec::new(), cursor: Cursor::default() },
+            ProcKind::Relay => Mem::Relay {
+                batch: Vec::new(),
+                pos: 0,
+                ok: Vec::new(),
+                bad: Vec::new(),
+                cursor: Cursor::default(),
+            },
             ProcKind::Worker => Mem::Worker { job: None },
             ProcKind::Session => Mem::Session { pos: 0 },
         }
     }
 
     pub fn find(&self, name: &str) -> Option<ProcId> {
-        self.procs.iter().position(|p| p.name == name).map(|i| ProcId(i as u8))
+        self.procs
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| ProcId(i as u8))
     }
 
     fn mint(&mut self, intent: u32, kind: EventKind, task: TaskRef) -> EventId {
@@ -533,12 +652,19 @@ impl World {
         if self.log.len() >= self.cfg.log_cap {
             self.log.pop_front();
         }
-        self.log.push_back(LogEntry { tick: self.tick, proc, step, note });
+        self.log.push_back(LogEntry {
+            tick: self.tick,
+            proc,
+            step,
+            note,
+        });
     }
 
     fn mix(&mut self, v: u64) {
         // FNV-style, a word at a time.
-        self.trace_hash = (self.trace_hash ^ v).wrapping_mul(FNV_PRIME).rotate_left(29);
+        self.trace_hash = (self.trace_hash ^ v)
+            .wrapping_mul(FNV_PRIME)
+            .rotate_left(29);
     }
 
     // ----- runnable? ------------------------------------------------------------------
@@ -594,7 +720,10 @@ impl World {
         if self.db.unpublished_len() > 0 && self.cfg.relays > 0 {
             return false;
         }
-        if self.cfg.workers > 0 && (self.queue.count(crate::queue::JobState::Waiting) > 0 || self.queue.count(crate::queue::JobState::Active) > 0) {
+        if self.cfg.workers > 0
+            && (self.queue.count(crate::queue::JobState::Waiting) > 0
+                || self.queue.count(crate::queue::JobState::Active) > 0)
+        {
             return false;
         }
         self.procs.iter().all(|p| match &p.mem {
@@ -611,7 +740,11 @@ impl World {
         let mut t: Option<u64> = None;
         let mut consider = |v: u64| t = Some(t.map_or(v, |x: u64| x.min(v)));
         for p in &self.procs {
-            if p.alive && p.kind == ProcKind::Relay && p.pc == Step::Begin && p.sleep_until > self.tick {
+            if p.alive
+                && p.kind == ProcKind::Relay
+                && p.pc == Step::Begin
+                && p.sleep_until > self.tick
+            {
                 consider(p.sleep_until);
             }
             if let (false, Some(r)) = (p.alive, p.restart_at) {
@@ -730,10 +863,27 @@ impl World {
                     }
                 }
             }
-            Action::ArmKill { process, step, when, times } => {
+            Action::ArmKill {
+                process,
+                step,
+                when,
+                times,
+            } => {
                 if let Some(p) = self.find(process) {
-                    self.armed.push(ArmedKill { proc: p, step: *step, when: when.clone(), remaining: *times, reached: 0 });
-                    self.log(Some(p), Some(*step), Note::Fault { text: "kill armed".into() });
+                    self.armed.push(ArmedKill {
+                        proc: p,
+                        step: *step,
+                        when: when.clone(),
+                        remaining: *times,
+                        reached: 0,
+                    });
+                    self.log(
+                        Some(p),
+                        Some(*step),
+                        Note::Fault {
+                            text: "kill armed".into(),
+                        },
+                    );
                 }
             }
             Action::Disarm { process } => {
@@ -749,22 +899,50 @@ impl World {
                 }
             }
             Action::QueueDown { hang } => {
-                self.queue.health = if *hang { Health::DownHang } else { Health::DownFailFast };
-                self.log(None, None, Note::Fault { text: if *hang { "queue hangs" } else { "queue down" }.into() });
+                self.queue.health = if *hang {
+                    Health::DownHang
+                } else {
+                    Health::DownFailFast
+                };
+                self.log(
+                    None,
+                    None,
+                    Note::Fault {
+                        text: if *hang { "queue hangs" } else { "queue down" }.into(),
+                    },
+                );
             }
             Action::QueueUp => {
                 self.queue.health = Health::Up;
-                self.log(None, None, Note::Fault { text: "queue up".into() });
+                self.log(
+                    None,
+                    None,
+                    Note::Fault {
+                        text: "queue up".into(),
+                    },
+                );
             }
             Action::FailPublish { event, times } => {
                 self.publish_failures.retain(|(e, _)| e != event);
                 self.publish_failures.push((*event, *times));
-                self.log(None, None, Note::Fault { text: format!("publish of h-{event} fails {times}×") });
+                self.log(
+                    None,
+                    None,
+                    Note::Fault {
+                        text: format!("publish of h-{event} fails {times}×"),
+                    },
+                );
             }
             Action::RetryFailedJobs => {
                 let evs = self.queue.retry_failed();
                 self.touched.extend(evs);
-                self.log(None, None, Note::Fault { text: "failed jobs retried".into() });
+                self.log(
+                    None,
+                    None,
+                    Note::Fault {
+                        text: "failed jobs retried".into(),
+                    },
+                );
             }
         }
         self.mix(0xFA);
@@ -809,7 +987,11 @@ impl World {
         match old {
             Mem::Client { next, waiting, .. } => {
                 // The workload's position is the client's durable state.
-                self.procs[i].mem = Mem::Client { next: next + waiting.map_or(0, |_| 1), waiting: None, reply: None };
+                self.procs[i].mem = Mem::Client {
+                    next: next + waiting.map_or(0, |_| 1),
+                    waiting: None,
+                    reply: None,
+                };
             }
             Mem::Api { req: Some(r) } => {
                 self.touched.push(r.event);
@@ -835,7 +1017,11 @@ impl World {
             self.kills.push((pid, step, tick));
         }
         let first = self.procs[i].program.first().copied().unwrap_or(step);
-        self.procs[i].pc = if kind == ProcKind::Session { step } else { first };
+        self.procs[i].pc = if kind == ProcKind::Session {
+            step
+        } else {
+            first
+        };
         self.log(Some(pid), Some(step), Note::Killed);
         self.mix(0xDEAD ^ i as u64);
     }
@@ -858,7 +1044,12 @@ impl World {
     }
 
     fn reply_client(&mut self, ok: bool) {
-        if let Mem::Client { reply, waiting: Some(_), .. } = &mut self.procs[0].mem {
+        if let Mem::Client {
+            reply,
+            waiting: Some(_),
+            ..
+        } = &mut self.procs[0].mem
+        {
             *reply = Some(ok);
         }
     }
@@ -870,7 +1061,10 @@ impl World {
         let p = &self.procs[i];
         match &p.mem {
             Mem::Client { next, waiting, .. } => (Some(waiting.unwrap_or(*next)), None),
-            Mem::Api { req } => (req.as_ref().map(|r| r.intent), req.as_ref().map(|r| r.event)),
+            Mem::Api { req } => (
+                req.as_ref().map(|r| r.intent),
+                req.as_ref().map(|r| r.event),
+            ),
             Mem::Relay { batch, pos, .. } => {
                 let r = batch.get(*pos).or(batch.first());
                 match r {
@@ -881,7 +1075,9 @@ impl World {
                     None => (None, None),
                 }
             }
-            Mem::Worker { job: Some(j) } => (self.auditor.life(j.event).map(|l| l.intent), Some(j.event)),
+            Mem::Worker { job: Some(j) } => {
+                (self.auditor.life(j.event).map(|l| l.intent), Some(j.event))
+            }
             Mem::Worker { job: None } | Mem::Session { .. } => (None, None),
         }
     }
@@ -890,9 +1086,9 @@ impl World {
         match when {
             When::Always => true,
             When::Nth { n } => reached == *n,
-            When::TaskIndexMod { modulus, remainder } => {
-                ctx.0.is_some_and(|i| *modulus > 0 && i % modulus == *remainder)
-            }
+            When::TaskIndexMod { modulus, remainder } => ctx
+                .0
+                .is_some_and(|i| *modulus > 0 && i % modulus == *remainder),
             When::Event { event } => ctx.1.is_some_and(|e| e.0 == *event),
         }
     }
@@ -964,9 +1160,16 @@ impl World {
             let mut hops = 0;
             loop {
                 if t == me {
-                    let e = SqlError { code: crate::db::sqlstate::DEADLOCK_DETECTED.into(), message: "deadlock detected".into() };
+                    let e = SqlError {
+                        code: crate::db::sqlstate::DEADLOCK_DETECTED.into(),
+                        message: "deadlock detected".into(),
+                    };
                     self.db.mark_failed(me);
-                    self.log(Some(ProcId(i as u8)), Some(self.procs[i].pc), Note::Error { code: e.code });
+                    self.log(
+                        Some(ProcId(i as u8)),
+                        Some(self.procs[i].pc),
+                        Note::Error { code: e.code },
+                    );
                     self.goto(i, Step::Rollback);
                     return;
                 }
@@ -987,7 +1190,11 @@ impl World {
 
     fn end_tx(&mut self, i: usize, commit: bool) -> crate::db::CommitOutcome {
         let tx = self.procs[i].tx.take().expect("open transaction");
-        let out = if commit { self.db.commit(tx) } else { self.db.rollback(tx) };
+        let out = if commit {
+            self.db.commit(tx)
+        } else {
+            self.db.rollback(tx)
+        };
         self.touched.extend(out.touched_events.iter().copied());
         self.touched.extend(out.events.iter().copied());
         for &(e, _) in &out.actions {
@@ -997,7 +1204,11 @@ impl World {
         for &e in &out.inbox {
             self.touched.push(e);
         }
-        let note = if out.committed { Note::Committed } else { Note::RolledBack };
+        let note = if out.committed {
+            Note::Committed
+        } else {
+            Note::RolledBack
+        };
         let step = self.procs[i].pc;
         self.log(Some(ProcId(i as u8)), Some(step), note);
         out
@@ -1010,20 +1221,41 @@ impl World {
 
     fn sql_error(&mut self, i: usize, e: SqlError) {
         let step = self.procs[i].pc;
-        self.log(Some(ProcId(i as u8)), Some(step), Note::Error { code: e.code });
+        self.log(
+            Some(ProcId(i as u8)),
+            Some(step),
+            Note::Error { code: e.code },
+        );
         self.goto(i, Step::Rollback);
     }
 
     fn run_client(&mut self, i: usize) {
-        let Mem::Client { next, waiting, reply } = self.procs[i].mem.clone() else { unreachable!() };
+        let Mem::Client {
+            next,
+            waiting,
+            reply,
+        } = self.procs[i].mem.clone()
+        else {
+            unreachable!()
+        };
         match self.procs[i].pc {
             Step::Send => {
                 let e = self.mint(next, EventKind::Created, TaskRef::NotYet);
                 let a = self.api_index();
-                self.procs[a].mem = Mem::Api { req: Some(Request { intent: next, event: e, added: false }) };
+                self.procs[a].mem = Mem::Api {
+                    req: Some(Request {
+                        intent: next,
+                        event: e,
+                        added: false,
+                    }),
+                };
                 self.procs[a].pc = self.procs[a].program[0];
                 self.procs[a].arrived = false;
-                self.procs[i].mem = Mem::Client { next, waiting: Some(next), reply: None };
+                self.procs[i].mem = Mem::Client {
+                    next,
+                    waiting: Some(next),
+                    reply: None,
+                };
                 self.touched.push(e);
                 self.goto(i, Step::Await);
                 self.log(Some(ProcId(i as u8)), Some(Step::Send), Note::Ok);
@@ -1031,7 +1263,11 @@ impl World {
             _ => {
                 let ok = reply.unwrap_or(false);
                 let n = waiting.map_or(next, |w| w + 1);
-                self.procs[i].mem = Mem::Client { next: n, waiting: None, reply: None };
+                self.procs[i].mem = Mem::Client {
+                    next: n,
+                    waiting: None,
+                    reply: None,
+                };
                 self.goto(i, Step::Send);
                 self.log(Some(ProcId(i as u8)), Some(Step::Await), Note::Reply { ok });
             }
@@ -1073,7 +1309,11 @@ impl World {
         };
         match step {
             Step::Begin => {
-                let role = if self.cfg.api_app_role { Role::App } else { Role::Owner };
+                let role = if self.cfg.api_app_role {
+                    Role::App
+                } else {
+                    Role::Owner
+                };
                 self.begin(i, role);
                 self.log(pid, Some(step), Note::Ok);
                 self.goto(i, Step::InsertTask);
@@ -1084,7 +1324,11 @@ impl World {
                     Exec::Done(id) => {
                         self.auditor.task_inserted(r.event, (id - 1) as u32);
                         self.log(pid, Some(step), Note::Rows { n: 1 });
-                        let n = if mode == ApiMode::Outbox { Step::InsertEvent } else { Step::Commit };
+                        let n = if mode == ApiMode::Outbox {
+                            Step::InsertEvent
+                        } else {
+                            Step::Commit
+                        };
                         self.goto(i, n);
                     }
                     Exec::Err(e) => self.sql_error(i, e),
@@ -1093,7 +1337,15 @@ impl World {
             }
             Step::InsertEvent => {
                 let tx = self.procs[i].tx.expect("tx");
-                match self.db.insert_event(tx, r.event, EventKind::Created, 1, r.intent, self.summa, false) {
+                match self.db.insert_event(
+                    tx,
+                    r.event,
+                    EventKind::Created,
+                    1,
+                    r.intent,
+                    self.summa,
+                    false,
+                ) {
                     Exec::Done(_) => {
                         self.log(pid, Some(step), Note::Rows { n: 1 });
                         self.goto(i, Step::Commit);
@@ -1127,7 +1379,14 @@ impl World {
                     self.touched.push(r.event);
                     r.added = true;
                     self.set_api_req(i, Some(r.clone()));
-                    self.log(pid, Some(step), Note::Added { event: r.event, created });
+                    self.log(
+                        pid,
+                        Some(step),
+                        Note::Added {
+                            event: r.event,
+                            created,
+                        },
+                    );
                     self.goto(i, next_after(Step::QueueAdd));
                 }
                 AddResult::Refused => {
@@ -1152,16 +1411,34 @@ impl World {
         }
     }
 
-    fn relay_mem(&mut self, i: usize) -> (&mut Vec<u32>, &mut usize, &mut Vec<u32>, &mut Vec<u32>, &mut Cursor) {
+    fn relay_mem(
+        &mut self,
+        i: usize,
+    ) -> (
+        &mut Vec<u32>,
+        &mut usize,
+        &mut Vec<u32>,
+        &mut Vec<u32>,
+        &mut Cursor,
+    ) {
         match &mut self.procs[i].mem {
-            Mem::Relay { batch, pos, ok, bad, cursor } => (batch, pos, ok, bad, cursor),
+            Mem::Relay {
+                batch,
+                pos,
+                ok,
+                bad,
+                cursor,
+            } => (batch, pos, ok, bad, cursor),
             _ => unreachable!(),
         }
     }
 
     fn relay_done(&mut self, i: usize) {
         let (batch, pos, ok, bad, cursor) = self.relay_mem(i);
-        let poll = Poll { tarqatildi: ok.len() as u32, xato: bad.len() as u32 };
+        let poll = Poll {
+            tarqatildi: ok.len() as u32,
+            xato: bad.len() as u32,
+        };
         batch.clear();
         *pos = 0;
         ok.clear();
@@ -1183,7 +1460,11 @@ impl World {
             let r = &self.db.outbox[row as usize];
             (r.hodisa, r.summa)
         };
-        if let Some(f) = self.publish_failures.iter_mut().find(|(ev, n)| *ev == e.0 && *n > 0) {
+        if let Some(f) = self
+            .publish_failures
+            .iter_mut()
+            .find(|(ev, n)| *ev == e.0 && *n > 0)
+        {
             if f.1 != u32::MAX {
                 f.1 -= 1;
             }
@@ -1194,13 +1475,27 @@ impl World {
             AddResult::Created(_) => {
                 self.auditor.queue_add(e, true);
                 self.touched.push(e);
-                self.log(pid, Some(Step::Publish), Note::Added { event: e, created: true });
+                self.log(
+                    pid,
+                    Some(Step::Publish),
+                    Note::Added {
+                        event: e,
+                        created: true,
+                    },
+                );
                 Some(true)
             }
             AddResult::Duplicate(_) => {
                 self.auditor.queue_add(e, false);
                 self.touched.push(e);
-                self.log(pid, Some(Step::Publish), Note::Added { event: e, created: false });
+                self.log(
+                    pid,
+                    Some(Step::Publish),
+                    Note::Added {
+                        event: e,
+                        created: false,
+                    },
+                );
                 Some(true)
             }
             AddResult::Refused => {
@@ -1223,11 +1518,22 @@ impl World {
             Step::SelectBatch => {
                 let tx = self.procs[i].tx.expect("tx");
                 let mut cursor = std::mem::take(self.relay_mem(i).4);
-                let r = self.db.select_batch(tx, self.cfg.relay.lock, self.cfg.relay.partiya as usize, &mut cursor);
+                let r = self.db.select_batch(
+                    tx,
+                    self.cfg.relay.lock,
+                    self.cfg.relay.partiya as usize,
+                    &mut cursor,
+                );
                 *self.relay_mem(i).4 = cursor;
                 match r {
                     Exec::Done(rows) => {
-                        self.log(pid, Some(step), Note::Rows { n: rows.len() as u32 });
+                        self.log(
+                            pid,
+                            Some(step),
+                            Note::Rows {
+                                n: rows.len() as u32,
+                            },
+                        );
                         let empty = rows.is_empty();
                         let (batch, pos, _, _, c) = self.relay_mem(i);
                         *batch = rows;
@@ -1251,7 +1557,11 @@ impl World {
                     None => self.block(i, Wait::Queue),
                     Some(ok) => {
                         let (batch, pos, oks, bad, _) = self.relay_mem(i);
-                        if ok { oks.push(row) } else { bad.push(row) }
+                        if ok {
+                            oks.push(row)
+                        } else {
+                            bad.push(row)
+                        }
                         *pos += 1;
                         let done = *pos >= batch.len();
                         let (has_ok, has_bad) = (!oks.is_empty(), !bad.is_empty());
@@ -1263,7 +1573,13 @@ impl World {
                                 self.relay_done(i);
                             }
                         } else if done {
-                            let n = if has_ok { Step::MarkPublished } else if has_bad { Step::MarkFailed } else { Step::Commit };
+                            let n = if has_ok {
+                                Step::MarkPublished
+                            } else if has_bad {
+                                Step::MarkFailed
+                            } else {
+                                Step::Commit
+                            };
                             self.goto(i, n);
                         }
                     }
@@ -1272,17 +1588,31 @@ impl World {
             Step::MarkPublished | Step::MarkFailed => {
                 let tx = self.procs[i].tx.expect("tx");
                 let (batch, _, ok, bad, cursor) = self.relay_mem(i);
-                let rows = if mark_first { batch.clone() } else if step == Step::MarkPublished { ok.clone() } else { bad.clone() };
+                let rows = if mark_first {
+                    batch.clone()
+                } else if step == Step::MarkPublished {
+                    ok.clone()
+                } else {
+                    bad.clone()
+                };
                 let has_bad = !bad.is_empty();
                 let mut c = std::mem::take(cursor);
-                let change = if step == Step::MarkPublished { OutboxChange::Published } else { OutboxChange::Attempt };
+                let change = if step == Step::MarkPublished {
+                    OutboxChange::Published
+                } else {
+                    OutboxChange::Attempt
+                };
                 let r = self.db.update_outbox(tx, &rows, change, &mut c);
                 *self.relay_mem(i).4 = c;
                 match r {
                     Exec::Done(n) => {
                         self.log(pid, Some(step), Note::Rows { n: n as u32 });
                         *self.relay_mem(i).4 = Cursor::default();
-                        let n = if step == Step::MarkPublished && has_bad && !mark_first { Step::MarkFailed } else { Step::Commit };
+                        let n = if step == Step::MarkPublished && has_bad && !mark_first {
+                            Step::MarkFailed
+                        } else {
+                            Step::Commit
+                        };
                         self.goto(i, n);
                     }
                     Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
@@ -1298,7 +1628,10 @@ impl World {
                         let (batch, pos, ..) = self.relay_mem(i);
                         *pos = 0;
                         let rows = batch.clone();
-                        let evs: Vec<EventId> = rows.iter().map(|&r| self.db.outbox[r as usize].hodisa).collect();
+                        let evs: Vec<EventId> = rows
+                            .iter()
+                            .map(|&r| self.db.outbox[r as usize].hodisa)
+                            .collect();
                         self.touched.extend(evs);
                     }
                     self.goto(i, Step::Publish);
@@ -1340,16 +1673,30 @@ impl World {
         let mode = self.cfg.worker;
         match step {
             Step::Fetch => {
-                let Some((key, token)) = self.queue.take(pid) else { return };
+                let Some((key, token)) = self.queue.take(pid) else {
+                    return;
+                };
                 let (event, summa) = {
                     let j = self.queue.job(key).expect("taken job");
                     (j.event, j.summa)
                 };
                 self.auditor.delivered(event);
                 self.touched.push(event);
-                self.procs[i].mem = Mem::Worker { job: Some(HeldJob { key, token, event, summa, fresh: None }) };
+                self.procs[i].mem = Mem::Worker {
+                    job: Some(HeldJob {
+                        key,
+                        token,
+                        event,
+                        summa,
+                        fresh: None,
+                    }),
+                };
                 self.log(Some(pid), Some(step), Note::Delivered { event });
-                let n = if mode == ActionThenInbox { Step::InboxCheck } else { Step::Begin };
+                let n = if mode == ActionThenInbox {
+                    Step::InboxCheck
+                } else {
+                    Step::Begin
+                };
                 self.goto(i, n);
             }
             Step::InboxCheck => {
@@ -1367,7 +1714,9 @@ impl World {
             Step::Begin | Step::BeginSecond => {
                 self.begin(i, Role::Owner);
                 let n = match (mode, step) {
-                    (NoInbox, _) | (ActionThenInbox, Step::Begin) | (InboxOwnTx, Step::BeginSecond) => Step::Action,
+                    (NoInbox, _)
+                    | (ActionThenInbox, Step::Begin)
+                    | (InboxOwnTx, Step::BeginSecond) => Step::Action,
                     (ActionThenInbox, _) => Step::InboxInsert,
                     _ => Step::InboxInsert,
                 };
@@ -1403,7 +1752,11 @@ impl World {
                 match self.db.action_insert(tx, j.event, j.summa) {
                     Exec::Done(()) => {
                         self.log(Some(pid), Some(step), Note::Rows { n: 1 });
-                        let n = if mode == InboxOwnTx { Step::CommitSecond } else { Step::Commit };
+                        let n = if mode == InboxOwnTx {
+                            Step::CommitSecond
+                        } else {
+                            Step::Commit
+                        };
                         self.goto(i, n);
                     }
                     Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
@@ -1412,7 +1765,8 @@ impl World {
             }
             Step::ExternalCall => {
                 let j = self.job(i);
-                let dedup = self.cfg.external_idempotency_key && !self.external_seen.insert(j.event.0);
+                let dedup =
+                    self.cfg.external_idempotency_key && !self.external_seen.insert(j.event.0);
                 if !self.cfg.external_idempotency_key {
                     self.external_seen.insert(j.event.0);
                 }
@@ -1443,7 +1797,11 @@ impl World {
                 let j = self.job(i);
                 let ok = self.queue.complete(j.key, j.token);
                 self.touched.push(j.event);
-                self.log(Some(pid), Some(step), Note::Completed { event: j.event, ok });
+                self.log(
+                    Some(pid),
+                    Some(step),
+                    Note::Completed { event: j.event, ok },
+                );
                 self.procs[i].mem = Mem::Worker { job: None };
                 self.goto(i, Step::Fetch);
             }
@@ -1463,7 +1821,9 @@ impl World {
     }
 
     fn run_session(&mut self, i: usize) {
-        let Mem::Session { pos } = self.procs[i].mem else { unreachable!() };
+        let Mem::Session { pos } = self.procs[i].mem else {
+            unreachable!()
+        };
         let stmt = self.script[pos];
         let pid = Some(ProcId(i as u8));
         let result: Result<u64, SqlError> = match stmt {
@@ -1498,11 +1858,23 @@ impl World {
                         let e = self.mint(0, EventKind::Completed, TaskRef::OwnRow);
                         self.touched.push(e);
                         self.db
-                            .insert_event(tx, e, EventKind::Completed, 1, 0, 0, stmt == ScriptStmt::InsertEventReturning)
+                            .insert_event(
+                                tx,
+                                e,
+                                EventKind::Completed,
+                                1,
+                                0,
+                                0,
+                                stmt == ScriptStmt::InsertEventReturning,
+                            )
                             .map(|_| 1)
                     }
-                    ScriptStmt::SelectCountOutbox => self.db.probe(tx, Table::Outbox, Privilege::Select),
-                    ScriptStmt::SelectCountTasks => self.db.probe(tx, Table::Vazifalar, Privilege::Select),
+                    ScriptStmt::SelectCountOutbox => {
+                        self.db.probe(tx, Table::Outbox, Privilege::Select)
+                    }
+                    ScriptStmt::SelectCountTasks => {
+                        self.db.probe(tx, Table::Vazifalar, Privilege::Select)
+                    }
                     ScriptStmt::UpdateOutbox => self.db.probe(tx, Table::Outbox, Privilege::Update),
                     ScriptStmt::DeleteOutbox => self.db.probe(tx, Table::Outbox, Privilege::Delete),
                     _ => unreachable!(),
@@ -1519,10 +1891,16 @@ impl World {
         };
         let note = match &result {
             Ok(n) => Note::Rows { n: *n as u32 },
-            Err(e) => Note::Error { code: e.code.clone() },
+            Err(e) => Note::Error {
+                code: e.code.clone(),
+            },
         };
         self.log(pid, Some(Step::Script(pos as u8)), note);
-        self.script_results.push(ScriptResult { stmt, sql: script_sql(stmt), result });
+        self.script_results.push(ScriptResult {
+            stmt,
+            sql: script_sql(stmt),
+            result,
+        });
         let np = pos + 1;
         self.procs[i].mem = Mem::Session { pos: np };
         self.procs[i].pc = Step::Script(np.min(255) as u8);
@@ -1532,7 +1910,9 @@ impl World {
 
     /// The class of an event, judged only from durable state and live process memory.
     pub fn judge(&self, e: EventId) -> Class {
-        let Some(life) = self.auditor.life(e) else { return Class::Pending };
+        let Some(life) = self.auditor.life(e) else {
+            return Class::Pending;
+        };
         let api = &self.procs[self.api_index()];
         let api_req = match &api.mem {
             Mem::Api { req: Some(r) } if api.alive && r.event == e => Some(r),
@@ -1549,7 +1929,10 @@ impl World {
                 }
             }
             TaskRef::Row(t) => self.db.task_status(t),
-            TaskRef::OwnRow => self.db.event_row(e).map_or(TxStatus::Aborted, |r| self.db.status(r.xmin)),
+            TaskRef::OwnRow => self
+                .db
+                .event_row(e)
+                .map_or(TxStatus::Aborted, |r| self.db.status(r.xmin)),
         };
         match task {
             TxStatus::Active | TxStatus::Failed => return Class::Pending,
@@ -1582,7 +1965,9 @@ impl World {
                     Mem::Relay { batch, pos, .. } => {
                         self.cfg.relay.mode == RelayMode::MarkFirst
                             && p.pc == Step::Publish
-                            && batch[*pos..].iter().any(|&r| self.db.outbox[r as usize].hodisa == e)
+                            && batch[*pos..]
+                                .iter()
+                                .any(|&r| self.db.outbox[r as usize].hodisa == e)
                     }
                     Mem::Worker { job: Some(j) } => j.event == e && j.fresh != Some(false),
                     _ => false,
@@ -1628,8 +2013,14 @@ impl World {
         }
         // no-orphan-transaction: every open transaction belongs to a live process.
         let held = self.procs.iter().filter(|p| p.tx.is_some()).count();
-        if held != self.db.open_transactions() || self.procs.iter().any(|p| !p.alive && p.tx.is_some()) {
-            self.violation(format!("no-orphan-transaction: {} open, {} held by processes", self.db.open_transactions(), held));
+        if held != self.db.open_transactions()
+            || self.procs.iter().any(|p| !p.alive && p.tx.is_some())
+        {
+            self.violation(format!(
+                "no-orphan-transaction: {} open, {} held by processes",
+                self.db.open_transactions(),
+                held
+            ));
         }
         if self.check == CheckLevel::Full {
             self.check_full();
@@ -1649,12 +2040,18 @@ impl World {
         for (e, kept) in evs {
             let now = self.judge(e);
             if now != kept {
-                found.push(format!("classification-current: {e} kept as {kept:?}, judged {now:?}"));
+                found.push(format!(
+                    "classification-current: {e} kept as {kept:?}, judged {now:?}"
+                ));
                 break;
             }
         }
         if self.auditor.jobs_created < self.queue.len() {
-            found.push(format!("queue-jobs-accounted: {} jobs in Redis, {} ever created", self.queue.len(), self.auditor.jobs_created));
+            found.push(format!(
+                "queue-jobs-accounted: {} jobs in Redis, {} ever created",
+                self.queue.len(),
+                self.auditor.jobs_created
+            ));
         }
         if self.db.committed_actions() as u64 > self.auditor.effects {
             found.push("effects-accounted: more committed actions than effects heard".into());
@@ -1706,15 +2103,25 @@ impl World {
         for (i, p) in self.procs.iter().enumerate() {
             let process = p.name.clone();
             if self.runnable(i) {
-                v.push(Action::Step { process: process.clone() });
+                v.push(Action::Step {
+                    process: process.clone(),
+                });
             }
             if p.alive {
-                v.push(Action::Kill { process: process.clone() });
+                v.push(Action::Kill {
+                    process: process.clone(),
+                });
             } else {
-                v.push(Action::Restart { process: process.clone() });
+                v.push(Action::Restart {
+                    process: process.clone(),
+                });
             }
         }
-        v.push(if self.queue.health == Health::Up { Action::QueueDown { hang: false } } else { Action::QueueUp });
+        v.push(if self.queue.health == Health::Up {
+            Action::QueueDown { hang: false }
+        } else {
+            Action::QueueUp
+        });
         if self.queue.count(crate::queue::JobState::Failed) > 0 {
             v.push(Action::RetryFailedJobs);
         }

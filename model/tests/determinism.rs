@@ -12,7 +12,12 @@ fn hash(name: &str, seed: u64) -> (u64, u64) {
 
 #[test]
 fn same_seed_same_trace() {
-    for name in ["canon-dual-write", "canon-outbox", "two-relays-skip-locked", "exercise-3"] {
+    for name in [
+        "canon-dual-write",
+        "canon-outbox",
+        "two-relays-skip-locked",
+        "exercise-3",
+    ] {
         assert_eq!(hash(name, 42), hash(name, 42), "{name}");
     }
 }

@@ -27,7 +27,10 @@ fn canon_dual_write_loses_ten() {
 fn canon_outbox_loses_nothing() {
     // Lesson §2: "relay tarqatdi: 100, navbatda: 100 — yo'qotish 0".
     let c = run("canon-outbox").counters();
-    assert_eq!((c.tasks_in_db, c.events_in_outbox, c.queue_jobs, c.lost), (100, 100, 100, 0));
+    assert_eq!(
+        (c.tasks_in_db, c.events_in_outbox, c.queue_jobs, c.lost),
+        (100, 100, 100, 0)
+    );
     assert_eq!(c.events_unpublished, 0);
 }
 
@@ -51,11 +54,18 @@ fn exercise_2_relay_model() {
     let s = preset("exercise-2").unwrap();
     let mut w = World::new(&s);
     w.check = CheckLevel::Full;
-    let relay = w.procs.iter().position(|p| p.kind == ProcKind::Relay).unwrap();
+    let relay = w
+        .procs
+        .iter()
+        .position(|p| p.kind == ProcKind::Relay)
+        .unwrap();
     while w.polls[relay].len() < 3 {
         assert!(w.step(), "the relay keeps polling");
     }
-    let polls: Vec<(u32, u32)> = w.polls[relay].iter().map(|p| (p.tarqatildi, p.xato)).collect();
+    let polls: Vec<(u32, u32)> = w.polls[relay]
+        .iter()
+        .map(|p| (p.tarqatildi, p.xato))
+        .collect();
     assert_eq!(polls, vec![(4, 1), (1, 0), (0, 0)]);
     let order: Vec<u32> = w.queue.created_order.iter().map(|e| e.0).collect();
     assert_eq!(order, vec![1, 2, 4, 5, 3]);
@@ -112,15 +122,29 @@ fn app_role_cannot_read_the_outbox() {
     // Lesson §3.2: "INSERT 0 1" then "ERROR: permission denied for table outbox".
     let w = run("app-role");
     let r = &w.script_results;
-    let insert = r.iter().find(|x| x.stmt == ScriptStmt::InsertEvent).unwrap();
+    let insert = r
+        .iter()
+        .find(|x| x.stmt == ScriptStmt::InsertEvent)
+        .unwrap();
     assert_eq!(insert.result, Ok(1));
-    let select = r.iter().find(|x| x.stmt == ScriptStmt::SelectCountOutbox).unwrap();
+    let select = r
+        .iter()
+        .find(|x| x.stmt == ScriptStmt::SelectCountOutbox)
+        .unwrap();
     let e = select.result.as_ref().unwrap_err();
     assert_eq!(e.code, sqlstate::INSUFFICIENT_PRIVILEGE);
     assert_eq!(e.message, "permission denied for table outbox");
-    for stmt in [ScriptStmt::UpdateOutbox, ScriptStmt::DeleteOutbox, ScriptStmt::InsertEventReturning] {
+    for stmt in [
+        ScriptStmt::UpdateOutbox,
+        ScriptStmt::DeleteOutbox,
+        ScriptStmt::InsertEventReturning,
+    ] {
         let x = r.iter().find(|x| x.stmt == stmt).unwrap();
-        assert_eq!(x.result.as_ref().unwrap_err().code, sqlstate::INSUFFICIENT_PRIVILEGE, "{stmt:?}");
+        assert_eq!(
+            x.result.as_ref().unwrap_err().code,
+            sqlstate::INSUFFICIENT_PRIVILEGE,
+            "{stmt:?}"
+        );
     }
     // Everything was rolled back.
     assert_eq!(w.counters().events_in_outbox, 0);

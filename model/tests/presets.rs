@@ -47,7 +47,10 @@ fn at_most_once_relay_loses_its_batch() {
     let w = run("at-most-once-relay");
     let c = w.counters();
     assert!(c.lost >= 1 && c.lost <= 5, "{c:?}");
-    assert_eq!(c.events_unpublished, 0, "the outbox says everything was published");
+    assert_eq!(
+        c.events_unpublished, 0,
+        "the outbox says everything was published"
+    );
     assert_eq!(c.queue_jobs + c.lost, 20);
 }
 
@@ -57,7 +60,10 @@ fn worker_without_inbox_acts_twice() {
     // back to wait, and the second delivery acts again.
     let c = run("worker-no-inbox").counters();
     assert_eq!((c.deliveries, c.effects), (11, 11));
-    assert_eq!((c.duplicate_deliveries, c.duplicate_effects, c.lost), (1, 1, 0));
+    assert_eq!(
+        (c.duplicate_deliveries, c.duplicate_effects, c.lost),
+        (1, 1, 0)
+    );
 }
 
 #[test]
@@ -100,7 +106,10 @@ fn queue_down_grows_attempts_then_recovers() {
     assert!(w.db.outbox.iter().any(|r| r.data.urinishlar > 1));
     w.run(s.max_ticks);
     let c = w.counters();
-    assert_eq!((c.tasks_in_db, c.queue_jobs, c.effects, c.lost), (10, 10, 10, 0));
+    assert_eq!(
+        (c.tasks_in_db, c.queue_jobs, c.effects, c.lost),
+        (10, 10, 10, 0)
+    );
     assert!(w.violations.is_empty(), "{:?}", w.violations);
 }
 
@@ -110,7 +119,10 @@ fn two_relays_plain_for_update_wait_and_recheck() {
     // published ones: each event published once, no dedup needed.
     let w = run("two-relays-wait");
     let c = w.counters();
-    assert_eq!((c.queue_adds, c.queue_dedup_hits, c.queue_jobs), (200, 0, 200));
+    assert_eq!(
+        (c.queue_adds, c.queue_dedup_hits, c.queue_jobs),
+        (200, 0, 200)
+    );
     assert!(w.db.outbox.iter().all(|r| r.data.urinishlar == 1));
 }
 
@@ -118,7 +130,10 @@ fn two_relays_plain_for_update_wait_and_recheck() {
 fn two_relays_nowait_collide_and_retry() {
     let w = run("two-relays-nowait");
     let c = w.counters();
-    assert_eq!((c.queue_adds, c.queue_dedup_hits, c.queue_jobs), (200, 0, 200));
+    assert_eq!(
+        (c.queue_adds, c.queue_dedup_hits, c.queue_jobs),
+        (200, 0, 200)
+    );
 }
 
 #[test]
@@ -130,6 +145,10 @@ fn two_relays_without_locks_publish_twice() {
     assert_eq!(c.queue_jobs, 200);
     assert!(c.queue_dedup_hits > 0);
     assert_eq!(c.queue_adds, 200 + c.queue_dedup_hits);
-    let twice = w.db.outbox.iter().filter(|r| r.data.urinishlar == 2).count() as u64;
+    let twice =
+        w.db.outbox
+            .iter()
+            .filter(|r| r.data.urinishlar == 2)
+            .count() as u64;
     assert_eq!(twice, c.queue_dedup_hits);
 }

@@ -2,8 +2,8 @@
 //! invariant after every step (CheckLevel::Full).
 
 use outbox_model::db::LockMode;
-use outbox_model::scenario::{ApiMode, Timed, When, WorkerMode};
 use outbox_model::queue::JobState;
+use outbox_model::scenario::{ApiMode, Timed, When, WorkerMode};
 use outbox_model::world::{program, CheckLevel, ProcKind};
 use outbox_model::{Action, Scenario, Step, World};
 use proptest::prelude::*;
@@ -29,14 +29,22 @@ fn fault() -> impl Strategy<Value = (u64, F)> {
 }
 
 fn lock() -> impl Strategy<Value = LockMode> {
-    prop_oneof![Just(LockMode::SkipLocked), Just(LockMode::Wait), Just(LockMode::Nowait), Just(LockMode::None)]
+    prop_oneof![
+        Just(LockMode::SkipLocked),
+        Just(LockMode::Wait),
+        Just(LockMode::Nowait),
+        Just(LockMode::None)
+    ]
 }
 
 /// Turns abstract faults into scenario actions against the configured processes.
 fn schedule(s: &mut Scenario, faults: &[(u64, F)], only: Option<&[&str]>) {
     let names = outbox_model::world::proc_names(&s.config, false);
     let pick = |p: u8| -> Option<String> {
-        let pool: Vec<&String> = names.iter().filter(|n| only.is_none_or(|o| o.contains(&n.as_str()))).collect();
+        let pool: Vec<&String> = names
+            .iter()
+            .filter(|n| only.is_none_or(|o| o.contains(&n.as_str())))
+            .collect();
         (!pool.is_empty()).then(|| pool[p as usize % pool.len()].clone())
     };
     for (at, f) in faults {
@@ -54,22 +62,36 @@ fn schedule(s: &mut Scenario, faults: &[(u64, F)], only: Option<&[&str]>) {
                 };
                 let prog = program(kind, &s.config, 0);
                 let step = prog[*st as usize % prog.len()];
-                Action::ArmKill { process, step, when: When::Nth { n: *n }, times: Some(1) }
+                Action::ArmKill {
+                    process,
+                    step,
+                    when: When::Nth { n: *n },
+                    times: Some(1),
+                }
             }),
             F::QueueDown(hang) if only.is_none() => Some(Action::QueueDown { hang: *hang }),
             F::QueueUp if only.is_none() => Some(Action::QueueUp),
-            F::FailPublish(e, n) if only.is_none() => Some(Action::FailPublish { event: *e, times: *n }),
+            F::FailPublish(e, n) if only.is_none() => Some(Action::FailPublish {
+                event: *e,
+                times: *n,
+            }),
             _ => None,
         };
         if let Some(action) = action {
-            s.schedule.push(Timed { at_tick: *at, action });
+            s.schedule.push(Timed {
+                at_tick: *at,
+                action,
+            });
         }
     }
 }
 
 /// Cases per property: `PROPTEST_CASES`, else 1000.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000)
 }
 
 /// Let the faults play out, then heal (Redis up, everyone restarted, failed jobs retried)

@@ -10,7 +10,8 @@ fn unknown_field_is_named() {
 
 #[test]
 fn wrong_type_names_the_key() {
-    let e = Scenario::from_json("{\"name\":\"x\",\n\"workload\":{\"tasks\":\"many\"}}").unwrap_err();
+    let e =
+        Scenario::from_json("{\"name\":\"x\",\n\"workload\":{\"tasks\":\"many\"}}").unwrap_err();
     assert_eq!(e.field, "tasks");
 }
 
@@ -24,7 +25,15 @@ fn out_of_range_values_are_refused() {
 
 #[test]
 fn garbage_is_an_error_not_a_panic() {
-    for text in ["", "{", "[]", "null", "{\"name\":1}", "\u{0}", "{\"name\":\"x\",\"seed\":-1}"] {
+    for text in [
+        "",
+        "{",
+        "[]",
+        "null",
+        "{\"name\":1}",
+        "\u{0}",
+        "{\"name\":\"x\",\"seed\":-1}",
+    ] {
         assert!(Scenario::from_json(text).is_err(), "{text:?}");
     }
 }

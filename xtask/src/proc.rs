@@ -302,7 +302,10 @@ mod tests {
         for pid in grandchildren {
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
             // Gone, or a zombie waiting for init to reap it.
-            assert!(stat.is_empty() || stat.contains(") Z "), "pid {pid} still runs: {stat}");
+            assert!(
+                stat.is_empty() || stat.contains(") Z "),
+                "pid {pid} still runs: {stat}"
+            );
         }
         let _ = std::fs::remove_file(log);
     }

@@ -21,21 +21,28 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("run") => {
-            let Some(what) = args.get(1) else { return usage() };
+            let Some(what) = args.get(1) else {
+                return usage();
+            };
             let scenario = match outbox_model::preset(what) {
                 Some(s) => s,
                 None => {
                     let text = match std::fs::read_to_string(what) {
                         Ok(t) => t,
                         Err(e) => {
-                            eprintln!("outbox-sim: {what:?} is neither a preset nor a readable file: {e}");
+                            eprintln!(
+                                "outbox-sim: {what:?} is neither a preset nor a readable file: {e}"
+                            );
                             return ExitCode::from(2);
                         }
                     };
                     match Scenario::from_json(&text) {
                         Ok(s) => s,
                         Err(e) => {
-                            eprintln!("outbox-sim: bad scenario in {what}: field `{}`: {}", e.field, e.message);
+                            eprintln!(
+                                "outbox-sim: bad scenario in {what}: field `{}`: {}",
+                                e.field, e.message
+                            );
                             return ExitCode::from(2);
                         }
                     }

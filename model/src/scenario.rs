@@ -368,6 +368,12 @@ fn json_error_field(text: &str, e: &serde_json::Error) -> String {
     "(document)".into()
 }
 
+/// The canon's kill rule: every task whose index `i % 10 == 3`.
+const CANON_KILL: When = When::TaskIndexMod {
+    modulus: 10,
+    remainder: 3,
+};
+
 // ----- presets -----------------------------------------------------------------------
 
 fn kill(process: &str, step: Step, when: When, times: Option<u32>) -> Fault {
@@ -399,29 +405,13 @@ pub fn presets() -> Vec<Scenario> {
     s.config.relays = 0;
     s.config.worker = WorkerMode::NoInbox;
     s.workload.tasks = 100;
-    s.faults.push(kill(
-        "api",
-        Step::QueueAdd,
-        When::TaskIndexMod {
-            modulus: 10,
-            remainder: 3,
-        },
-        None,
-    ));
+    s.faults.push(kill("api", Step::QueueAdd, CANON_KILL, None));
     v.push(s);
 
     // Lesson §2: the same with the outbox → "relay tarqatdi: 100, navbatda: 100".
     let mut s = base("canon-outbox", "Outbox: the same kills, but the event commits with the task; the relay publishes all → 100 and 100, lost 0");
     s.workload.tasks = 100;
-    s.faults.push(kill(
-        "api",
-        Step::Respond,
-        When::TaskIndexMod {
-            modulus: 10,
-            remainder: 3,
-        },
-        None,
-    ));
+    s.faults.push(kill("api", Step::Respond, CANON_KILL, None));
     v.push(s);
 
     // Lesson §2: "o'sha hodisa qayta yuborildi → navbatda baribir 100 (jobId = hodisa_id)".
@@ -545,15 +535,7 @@ pub fn presets() -> Vec<Scenario> {
     s.config.relays = 0;
     s.config.worker = WorkerMode::NoInbox;
     s.workload.tasks = 100;
-    s.faults.push(kill(
-        "api",
-        Step::Commit,
-        When::TaskIndexMod {
-            modulus: 10,
-            remainder: 3,
-        },
-        None,
-    ));
+    s.faults.push(kill("api", Step::Commit, CANON_KILL, None));
     v.push(s);
 
     let mut s = base("at-most-once-relay", "Relay marks and commits first, publishes after: it dies between COMMIT and queue.add → those events are lost");
@@ -567,29 +549,15 @@ pub fn presets() -> Vec<Scenario> {
     let mut s = base("worker-no-inbox", "No inbox: the worker dies after its COMMIT, before acknowledging; the job is delivered again and the action runs twice");
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::NoInbox;
-    s.faults.push(kill(
-        "worker-1",
-        Step::Complete,
-        When::TaskIndexMod {
-            modulus: 10,
-            remainder: 3,
-        },
-        Some(1),
-    ));
+    s.faults
+        .push(kill("worker-1", Step::Complete, CANON_KILL, Some(1)));
     v.push(s);
 
     let mut s = base("worker-inbox-own-tx", "Inbox committed in its own transaction: the worker dies before the action; the redelivery is skipped as a duplicate and the action never happens");
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::InboxOwnTx;
-    s.faults.push(kill(
-        "worker-1",
-        Step::BeginSecond,
-        When::TaskIndexMod {
-            modulus: 10,
-            remainder: 3,
-        },
-        Some(1),
-    ));
+    s.faults
+        .push(kill("worker-1", Step::BeginSecond, CANON_KILL, Some(1)));
     v.push(s);
 
     let mut s = base(
@@ -598,29 +566,15 @@ pub fn presets() -> Vec<Scenario> {
     );
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::ActionThenInbox;
-    s.faults.push(kill(
-        "worker-1",
-        Step::BeginSecond,
-        When::TaskIndexMod {
-            modulus: 10,
-            remainder: 3,
-        },
-        Some(1),
-    ));
+    s.faults
+        .push(kill("worker-1", Step::BeginSecond, CANON_KILL, Some(1)));
     v.push(s);
 
     let mut s = base("worker-external-effect", "Side effect outside the transaction (an email): the worker dies after sending, before COMMIT; the email goes out twice");
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::ExternalEffect;
-    s.faults.push(kill(
-        "worker-1",
-        Step::Commit,
-        When::TaskIndexMod {
-            modulus: 10,
-            remainder: 3,
-        },
-        Some(1),
-    ));
+    s.faults
+        .push(kill("worker-1", Step::Commit, CANON_KILL, Some(1)));
     v.push(s);
 
     let mut s = base(
@@ -630,15 +584,8 @@ pub fn presets() -> Vec<Scenario> {
     s.workload.tasks = 10;
     s.config.worker = WorkerMode::ExternalEffect;
     s.config.external_idempotency_key = true;
-    s.faults.push(kill(
-        "worker-1",
-        Step::Commit,
-        When::TaskIndexMod {
-            modulus: 10,
-            remainder: 3,
-        },
-        Some(1),
-    ));
+    s.faults
+        .push(kill("worker-1", Step::Commit, CANON_KILL, Some(1)));
     v.push(s);
 
     let mut s = base("queue-down", "Redis refuses connections for a while: the relay's adds fail, urinishlar grows, nothing is lost; after Redis is back everything is published");

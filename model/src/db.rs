@@ -227,7 +227,7 @@ pub struct Cursor {
 }
 
 /// What a COMMIT made durable, for the world's auditor.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CommitOutcome {
     pub committed: bool,
     pub tasks: Vec<u32>,
@@ -235,6 +235,18 @@ pub struct CommitOutcome {
     pub touched_events: Vec<EventId>,
     pub inbox: Vec<EventId>,
     pub actions: Vec<(EventId, u32)>,
+}
+
+impl CommitOutcome {
+    /// Empties every list, keeping the memory.
+    pub fn clear(&mut self) {
+        self.committed = false;
+        self.tasks.clear();
+        self.events.clear();
+        self.touched_events.clear();
+        self.inbox.clear();
+        self.actions.clear();
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -857,27 +869,30 @@ impl Db {
 
     /// COMMIT. On a failed transaction PostgreSQL answers COMMIT with ROLLBACK.
     pub fn commit(&mut self, tx: TxId) -> CommitOutcome {
+        let mut out = CommitOutcome::default();
+        self.commit_into(tx, &mut out);
+        out
+    }
+
+    /// COMMIT, reporting into a reused outcome (the world's hot path allocates nothing).
+    pub fn commit_into(&mut self, tx: TxId, out: &mut CommitOutcome) {
         if self.status(tx) != TxStatus::Active {
-            let mut out = self.rollback(tx);
+            self.rollback_into(tx, out);
             out.committed = false;
-            return out;
+            return;
         }
         let w = self.take_work(tx).expect("open tx");
         self.txs[tx as usize] = TxStatus::Committed;
-        let mut out = CommitOutcome {
-            committed: true,
-            ..CommitOutcome::default()
-        };
+        out.clear();
+        out.committed = true;
         for &t in &w.tasks {
             self.committed_tasks += 1;
             out.tasks.push(t);
         }
-        let mut wal_events = Vec::new();
         for &i in &w.outbox_inserted {
             let row = &self.outbox[i as usize];
             self.committed_events += 1;
             out.events.push(row.hodisa);
-            wal_events.push(row.hodisa);
             if row.data.tarqatilgan_vaqt.is_none() && !row.data.deleted && row.lock == 0 {
                 self.unpublished.insert(i);
             }
@@ -909,26 +924,32 @@ impl Db {
             self.balance += row.summa as u64;
             out.actions.push((row.hodisa, row.summa));
         }
-        if self.wal_retain && !wal_events.is_empty() {
-            let lsn = self.next_lsn;
-            self.wal.push_back(WalRecord {
-                lsn,
-                tx,
-                events: wal_events,
-            });
-        }
         if !w.outbox_inserted.is_empty() {
+            if self.wal_retain {
+                let lsn = self.next_lsn;
+                self.wal.push_back(WalRecord {
+                    lsn,
+                    tx,
+                    events: out.events.clone(),
+                });
+            }
             self.next_lsn += 1;
         }
         self.recycle(w);
-        out
     }
 
     /// ROLLBACK, also what happens when a connection dies with a transaction open.
     pub fn rollback(&mut self, tx: TxId) -> CommitOutcome {
         let mut out = CommitOutcome::default();
+        self.rollback_into(tx, &mut out);
+        out
+    }
+
+    /// ROLLBACK into a reused outcome.
+    pub fn rollback_into(&mut self, tx: TxId, out: &mut CommitOutcome) {
+        out.clear();
         let Some(w) = self.take_work(tx) else {
-            return out;
+            return;
         };
         self.txs[tx as usize] = TxStatus::Aborted;
         for &i in &w.outbox_locked {
@@ -945,7 +966,6 @@ impl Db {
             out.touched_events.push(h);
         }
         self.recycle(w);
-        out
     }
 
     // ----- reads for the world, the auditor and the page -----------------------------

@@ -492,6 +492,8 @@ pub struct World {
     pub check: CheckLevel,
     pub violations: Vec<String>,
     touched: Vec<EventId>,
+    /// Reused for every COMMIT / ROLLBACK (always empty between steps).
+    scratch: crate::db::CommitOutcome,
 }
 
 const POLL_HISTORY: usize = 64;
@@ -565,6 +567,7 @@ impl World {
             check: CheckLevel::Touched,
             violations: Vec::new(),
             touched: Vec::new(),
+            scratch: Default::default(),
             cfg,
         };
         for f in &s.faults {
@@ -1188,30 +1191,39 @@ impl World {
         self.log(Some(ProcId(i as u8)), Some(step), Note::Blocked { on: w });
     }
 
-    fn end_tx(&mut self, i: usize, commit: bool) -> crate::db::CommitOutcome {
+    /// Ends process `i`'s transaction; returns whether it committed. `own_events`: the
+    /// events the transaction inserted are judged by their own rows (a scripted session).
+    fn end_tx(&mut self, i: usize, commit: bool, own_events: bool) -> bool {
         let tx = self.procs[i].tx.take().expect("open transaction");
-        let out = if commit {
-            self.db.commit(tx)
+        let mut out = std::mem::take(&mut self.scratch);
+        if commit {
+            self.db.commit_into(tx, &mut out);
         } else {
-            self.db.rollback(tx)
-        };
+            self.db.rollback_into(tx, &mut out);
+        }
         self.touched.extend(out.touched_events.iter().copied());
         self.touched.extend(out.events.iter().copied());
+        if own_events && out.committed {
+            for &e in &out.events {
+                self.auditor.committed(e);
+            }
+        }
         for &(e, _) in &out.actions {
             self.auditor.effect(e);
             self.touched.push(e);
         }
-        for &e in &out.inbox {
-            self.touched.push(e);
-        }
-        let note = if out.committed {
+        self.touched.extend(out.inbox.iter().copied());
+        let committed = out.committed;
+        out.clear();
+        self.scratch = out;
+        let note = if committed {
             Note::Committed
         } else {
             Note::RolledBack
         };
         let step = self.procs[i].pc;
         self.log(Some(ProcId(i as u8)), Some(step), note);
-        out
+        committed
     }
 
     fn begin(&mut self, i: usize, role: Role) {
@@ -1363,9 +1375,9 @@ impl World {
                     self.run_api(i);
                     return;
                 }
-                let out = self.end_tx(i, true);
+                let committed = self.end_tx(i, true, false);
                 self.touched.push(r.event);
-                if out.committed {
+                if committed {
                     self.auditor.committed(r.event);
                     self.goto(i, next_after(Step::Commit));
                 } else {
@@ -1403,7 +1415,7 @@ impl World {
             }
             Step::Rollback => {
                 if self.procs[i].tx.is_some() {
-                    self.end_tx(i, false);
+                    self.end_tx(i, false, false);
                 }
                 self.api_finish(i, false);
             }
@@ -1620,9 +1632,9 @@ impl World {
                 }
             }
             Step::Commit => {
-                let out = self.end_tx(i, true);
+                let committed = self.end_tx(i, true, false);
                 let nonempty = !self.relay_mem(i).0.is_empty();
-                if mark_first && out.committed && nonempty {
+                if mark_first && committed && nonempty {
                     if mark_first {
                         // From here the rows say "published" and only this memory holds them.
                         let (batch, pos, ..) = self.relay_mem(i);
@@ -1641,7 +1653,7 @@ impl World {
             }
             Step::Rollback => {
                 if self.procs[i].tx.is_some() {
-                    self.end_tx(i, false);
+                    self.end_tx(i, false, false);
                 }
                 let (_, _, ok, bad, _) = self.relay_mem(i);
                 // The poll failed as a whole: nothing it did counts.
@@ -1780,8 +1792,8 @@ impl World {
                 self.goto(i, Step::Commit);
             }
             Step::Commit | Step::CommitSecond => {
-                let out = self.end_tx(i, true);
-                if !out.committed {
+                let committed = self.end_tx(i, true, false);
+                if !committed {
                     self.goto(i, Step::Rollback);
                     return;
                 }
@@ -1807,7 +1819,7 @@ impl World {
             }
             Step::Rollback => {
                 if self.procs[i].tx.is_some() {
-                    self.end_tx(i, false);
+                    self.end_tx(i, false, false);
                 }
                 // The processor threw: BullMQ moves the job to failed (attempts: 1).
                 let j = self.job(i);
@@ -1835,10 +1847,7 @@ impl World {
             }
             ScriptStmt::Commit | ScriptStmt::Rollback => {
                 if self.procs[i].tx.is_some() {
-                    let out = self.end_tx(i, stmt == ScriptStmt::Commit);
-                    for e in out.events.clone() {
-                        self.auditor.committed(e);
-                    }
+                    self.end_tx(i, stmt == ScriptStmt::Commit, true);
                 }
                 Ok(0)
             }

@@ -334,7 +334,7 @@ impl Model {
     fn conv<T>(&self, r: Exec<T>, f: impl FnOnce(T) -> Ans) -> Ans {
         match r {
             Exec::Done(v) => f(v),
-            Exec::Err(e) => Ans::Err(e.code),
+            Exec::Err(e) => Ans::Err(e.code.to_string()),
             Exec::Blocked(t) => {
                 let who = self
                     .tx

@@ -20,18 +20,16 @@ pub mod sqlstate {
     pub const IN_FAILED_TRANSACTION: &str = "25P02";
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// An error as PostgreSQL reports it: SQLSTATE and message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct SqlError {
-    pub code: String,
-    pub message: String,
+    pub code: &'static str,
+    pub message: &'static str,
 }
 
 impl SqlError {
-    fn new(code: &str, message: impl Into<String>) -> Self {
-        SqlError {
-            code: code.to_string(),
-            message: message.into(),
-        }
+    pub const fn new(code: &'static str, message: &'static str) -> Self {
+        SqlError { code, message }
     }
 }
 
@@ -72,6 +70,16 @@ pub enum Table {
 }
 
 impl Table {
+    /// PostgreSQL's words for a refused privilege on this table.
+    pub fn permission_denied(self) -> &'static str {
+        match self {
+            Table::Vazifalar => "permission denied for table vazifalar",
+            Table::Outbox => "permission denied for table outbox",
+            Table::Inbox => "permission denied for table inbox",
+            Table::Amallar => "permission denied for table amallar",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Table::Vazifalar => "vazifalar",
@@ -424,7 +432,7 @@ impl Db {
         } else {
             Err(SqlError::new(
                 sqlstate::INSUFFICIENT_PRIVILEGE,
-                format!("permission denied for table {}", table.name()),
+                table.permission_denied(),
             ))
         }
     }

@@ -229,7 +229,7 @@ pub struct ArmedKill {
 }
 
 /// What a step did, for the log, the trace and the page.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case", tag = "what")]
 pub enum Note {
     Ok,
@@ -245,15 +245,27 @@ pub enum Note {
     Skipped { event: EventId },
     Completed { event: EventId, ok: bool },
     Blocked { on: Wait },
-    Error { code: String },
+    Error { code: &'static str },
     Killed,
     Restarted,
     Stalled { event: EventId, failed: bool },
     Reply { ok: bool },
-    Fault { text: String },
+    Fault { fault: FaultNote },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+/// A fault or an operator's action, as the log records it (the page words it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "fault")]
+pub enum FaultNote {
+    KillArmed,
+    QueueDown,
+    QueueHangs,
+    QueueUp,
+    PublishFails { event: u32, times: u32 },
+    FailedJobsRetried,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct LogEntry {
     pub tick: u64,
     pub proc: Option<ProcId>,
@@ -884,7 +896,7 @@ impl World {
                         Some(p),
                         Some(*step),
                         Note::Fault {
-                            text: "kill armed".into(),
+                            fault: FaultNote::KillArmed,
                         },
                     );
                 }
@@ -911,7 +923,11 @@ impl World {
                     None,
                     None,
                     Note::Fault {
-                        text: if *hang { "queue hangs" } else { "queue down" }.into(),
+                        fault: if *hang {
+                            FaultNote::QueueHangs
+                        } else {
+                            FaultNote::QueueDown
+                        },
                     },
                 );
             }
@@ -921,7 +937,7 @@ impl World {
                     None,
                     None,
                     Note::Fault {
-                        text: "queue up".into(),
+                        fault: FaultNote::QueueUp,
                     },
                 );
             }
@@ -932,7 +948,10 @@ impl World {
                     None,
                     None,
                     Note::Fault {
-                        text: format!("publish of h-{event} fails {times}×"),
+                        fault: FaultNote::PublishFails {
+                            event: *event,
+                            times: *times,
+                        },
                     },
                 );
             }
@@ -943,7 +962,7 @@ impl World {
                     None,
                     None,
                     Note::Fault {
-                        text: "failed jobs retried".into(),
+                        fault: FaultNote::FailedJobsRetried,
                     },
                 );
             }
@@ -1163,10 +1182,8 @@ impl World {
             let mut hops = 0;
             loop {
                 if t == me {
-                    let e = SqlError {
-                        code: crate::db::sqlstate::DEADLOCK_DETECTED.into(),
-                        message: "deadlock detected".into(),
-                    };
+                    let e =
+                        SqlError::new(crate::db::sqlstate::DEADLOCK_DETECTED, "deadlock detected");
                     self.db.mark_failed(me);
                     self.log(
                         Some(ProcId(i as u8)),
@@ -1900,9 +1917,7 @@ impl World {
         };
         let note = match &result {
             Ok(n) => Note::Rows { n: *n as u32 },
-            Err(e) => Note::Error {
-                code: e.code.clone(),
-            },
+            Err(e) => Note::Error { code: e.code },
         };
         self.log(pid, Some(Step::Script(pos as u8)), note);
         self.script_results.push(ScriptResult {

@@ -1,0 +1,108 @@
+//! The actions the page dispatches: they are checked, never panic, and faults do what
+//! they say.
+
+use outbox_model::world::CheckLevel;
+use outbox_model::{preset, Action, Step, World};
+
+fn world(name: &str) -> World {
+    let mut w = World::new(&preset(name).unwrap());
+    w.check = CheckLevel::Full;
+    w
+}
+
+#[test]
+fn unknown_process_is_an_error_not_a_panic() {
+    let mut w = world("canon-outbox");
+    assert!(w
+        .apply(&Action::Kill {
+            process: "relay-9".into()
+        })
+        .is_err());
+    assert!(w
+        .apply(&Action::Step {
+            process: "nobody".into()
+        })
+        .is_err());
+    // A process that cannot run now refuses a step instead of doing something half-way.
+    assert!(w
+        .apply(&Action::Step {
+            process: "worker-1".into()
+        })
+        .is_err());
+}
+
+#[test]
+fn enabled_actions_follow_the_state() {
+    let mut w = world("canon-outbox");
+    let enabled = w.enabled();
+    assert!(enabled.contains(&Action::Kill {
+        process: "relay-1".into()
+    }));
+    assert!(enabled.contains(&Action::QueueDown { hang: false }));
+    w.apply(&Action::Kill {
+        process: "relay-1".into(),
+    })
+    .unwrap();
+    let enabled = w.enabled();
+    assert!(enabled.contains(&Action::Restart {
+        process: "relay-1".into()
+    }));
+    assert!(!enabled.contains(&Action::Kill {
+        process: "relay-1".into()
+    }));
+    assert!(w.violations.is_empty(), "{:?}", w.violations);
+}
+
+#[test]
+fn armed_kill_fires_at_its_step_and_the_relay_republishes() {
+    // Kill the relay when it reaches COMMIT: its adds happened, its marks roll back, the
+    // next poll adds the same events again and jobId = hodisa_id absorbs every one.
+    let mut s = preset("canon-outbox").unwrap();
+    s.faults.clear();
+    s.config.restart_after_ticks = Some(3);
+    let mut w = World::new(&s);
+    w.check = CheckLevel::Full;
+    w.apply(&Action::ArmKill {
+        process: "relay-1".into(),
+        step: Step::Commit,
+        when: outbox_model::scenario::When::Nth { n: 3 },
+        times: Some(1),
+    })
+    .unwrap();
+    w.run(s.max_ticks);
+    let c = w.counters();
+    let relay = w.find("relay-1").unwrap();
+    assert_eq!(
+        w.kills
+            .iter()
+            .filter(|(p, st, _)| *p == relay && *st == Step::Commit)
+            .count(),
+        1
+    );
+    assert!(c.queue_dedup_hits > 0, "{c:?}");
+    assert_eq!(
+        (c.queue_jobs, c.effects, c.lost, c.duplicate_effects),
+        (100, 100, 0, 0)
+    );
+    assert!(w.violations.is_empty(), "{:?}", w.violations);
+}
+
+#[test]
+fn queue_hang_holds_the_relays_locks_until_redis_returns() {
+    let mut s = preset("canon-outbox").unwrap();
+    s.faults.clear();
+    let mut w = World::new(&s);
+    w.check = CheckLevel::Full;
+    w.apply(&Action::QueueDown { hang: true }).unwrap();
+    w.run(400);
+    // The relay is stuck inside queue.add with its transaction (and row locks) open.
+    let relay = &w.procs[w.find("relay-1").unwrap().0 as usize];
+    assert_eq!(relay.pc, Step::Publish);
+    assert!(relay.tx.is_some());
+    assert!(w.db.open_transactions() >= 1);
+    w.apply(&Action::QueueUp).unwrap();
+    w.run(s.max_ticks);
+    let c = w.counters();
+    assert_eq!((c.queue_jobs, c.lost), (100, 0));
+    assert!(w.violations.is_empty(), "{:?}", w.violations);
+}

@@ -441,10 +441,7 @@ pub fn step_sql(kind: ProcKind, cfg: &Config, step: Step, script: &[ScriptStmt])
                 sql::QUEUE_ADD_NO_ID
             }
         }
-        (_, MarkPublished) => match cfg.relay.mode {
-            RelayMode::Lesson => sql::MARK_PUBLISHED,
-            RelayMode::MarkFirst => sql::MARK_PUBLISHED,
-        },
+        (_, MarkPublished) => sql::MARK_PUBLISHED,
         (_, MarkFailed) => sql::MARK_FAILED,
         (_, Fetch) => sql::QUEUE_GET,
         (_, InboxCheck) => sql::INBOX_CHECK,
@@ -1652,17 +1649,15 @@ impl World {
                 let committed = self.end_tx(i, true, false);
                 let nonempty = !self.relay_mem(i).0.is_empty();
                 if mark_first && committed && nonempty {
-                    if mark_first {
-                        // From here the rows say "published" and only this memory holds them.
-                        let (batch, pos, ..) = self.relay_mem(i);
-                        *pos = 0;
-                        let rows = batch.clone();
-                        let evs: Vec<EventId> = rows
-                            .iter()
-                            .map(|&r| self.db.outbox[r as usize].hodisa)
-                            .collect();
-                        self.touched.extend(evs);
-                    }
+                    // From here the rows say "published" and only this memory holds them.
+                    let (batch, pos, ..) = self.relay_mem(i);
+                    *pos = 0;
+                    let rows = batch.clone();
+                    let evs: Vec<EventId> = rows
+                        .iter()
+                        .map(|&r| self.db.outbox[r as usize].hodisa)
+                        .collect();
+                    self.touched.extend(evs);
                     self.goto(i, Step::Publish);
                 } else {
                     self.relay_done(i);
@@ -2077,7 +2072,7 @@ impl World {
                 self.auditor.jobs_created
             ));
         }
-        if self.db.committed_actions() as u64 > self.auditor.effects {
+        if self.db.committed_actions() > self.auditor.effects {
             found.push("effects-accounted: more committed actions than effects heard".into());
         }
         for v in found {

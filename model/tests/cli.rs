@@ -1,0 +1,66 @@
+//! `outbox-sim`: the command instructors and tests use.
+
+use std::process::Command;
+
+fn sim(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_outbox-sim"))
+        .args(args)
+        .output()
+        .expect("run outbox-sim");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn list_names_every_preset_with_a_summary() {
+    let (code, out, _) = sim(&["list"]);
+    assert_eq!(code, 0);
+    for p in outbox_model::presets() {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(p.name.as_str()));
+        let line = line.unwrap_or_else(|| panic!("{} missing from list", p.name));
+        assert!(line.len() > p.name.len() + 10, "{line:?} has no summary");
+    }
+}
+
+#[test]
+fn run_prints_the_counters_as_one_json_object() {
+    let (code, out, _) = sim(&["run", "canon-dual-write"]);
+    assert_eq!(code, 0);
+    let c: outbox_model::Counters = serde_json::from_str(out.trim()).expect("one JSON object");
+    // Lesson §2: "bazada 100 vazifa, navbatda 90 hodisa — 10 tasi YO'QOLDI".
+    assert_eq!((c.tasks_in_db, c.queue_jobs, c.lost), (100, 90, 10));
+}
+
+#[test]
+fn a_scenario_file_runs_and_a_bad_one_exits_2_naming_the_field() {
+    let dir = std::env::temp_dir().join(format!("outbox-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.json");
+    std::fs::write(&good, r#"{"name":"mine","seed":3,"workload":{"tasks":7}}"#).unwrap();
+    let (code, out, _) = sim(&["run", good.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let c: outbox_model::Counters = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((c.tasks_in_db, c.effects, c.lost), (7, 7, 0));
+
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"name":"mine","config":{"relays":"two"}}"#).unwrap();
+    let (code, out, err) = sim(&["run", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("`relays`"), "{err}");
+
+    let (code, _, err) = sim(&["run", "no-such-preset-or-file"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("neither a preset nor a readable file"),
+        "{err}"
+    );
+    let (code, _, _) = sim(&[]);
+    assert_eq!(code, 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -397,6 +397,40 @@ fn same(log: &mut Vec<String>, scenario: &str, step: &str, pg: Ans, model: Ans) 
     pg
 }
 
+/// BEGIN / COMMIT / ROLLBACK of one session on both sides.
+fn tx(
+    log: &mut Vec<String>,
+    name: &str,
+    step: &str,
+    pg: &mut Pg,
+    m: &mut Model,
+    who: &str,
+    kw: &'static str,
+) {
+    let model = match kw {
+        sql::BEGIN => m.begin(who),
+        sql::COMMIT => m.commit(who),
+        _ => m.rollback(who),
+    };
+    same(log, name, step, pg.exec(who, kw), model);
+}
+
+/// The relay's poll with a lock clause, on both sides; returns the agreed answer.
+#[allow(clippy::too_many_arguments)]
+fn poll(
+    log: &mut Vec<String>,
+    name: &str,
+    step: &str,
+    pg: &mut Pg,
+    m: &mut Model,
+    who: &str,
+    mode: LockMode,
+    n: i64,
+) -> Ans {
+    let a = pg.ids(who, mode.poll_sql(), limit(n));
+    same(log, name, step, a, m.select(who, mode, n as usize))
+}
+
 fn pg_preload(pg: &mut Pg, n: u32) {
     for e in 1..=n {
         pg.observer
@@ -419,7 +453,7 @@ fn rollback_then_commit_of_task_and_event() {
     pg.session(S);
     let log = &mut Vec::new();
     for (round, end) in [(1u32, sql::ROLLBACK), (2, sql::COMMIT)] {
-        same(log, name, "BEGIN", pg.exec(S, sql::BEGIN), m.begin(S));
+        tx(log, name, "BEGIN", &mut pg, &mut m, S, sql::BEGIN);
         let a = pg.count(
             S,
             sql::INSERT_TASK,
@@ -486,20 +520,25 @@ fn exercise_2_relay_with_one_failing_event() {
     let mut failed_once = false;
     let mut order = Vec::new();
     let mut polls = Vec::new();
-    for poll in 1..=3 {
-        same(
+    for round in 1..=3 {
+        tx(
             log,
             name,
-            &format!("poll {poll}: BEGIN"),
-            pg.exec("relay", sql::BEGIN),
-            m.begin("relay"),
+            &format!("poll {round}: BEGIN"),
+            &mut pg,
+            &mut m,
+            "relay",
+            sql::BEGIN,
         );
-        let rows = same(
+        let rows = poll(
             log,
             name,
-            &format!("poll {poll}: SELECT … SKIP LOCKED"),
-            pg.ids("relay", sql::SELECT_BATCH_SKIP_LOCKED, limit(100)),
-            m.select("relay", LockMode::SkipLocked, 100),
+            &format!("poll {round}: SELECT … SKIP LOCKED"),
+            &mut pg,
+            &mut m,
+            "relay",
+            LockMode::SkipLocked,
+            100,
         );
         let Ans::Rows(ids) = rows else { panic!() };
         let (mut ok, mut bad) = (Vec::new(), Vec::new());
@@ -517,7 +556,7 @@ fn exercise_2_relay_with_one_failing_event() {
             same(
                 log,
                 name,
-                &format!("poll {poll}: UPDATE … tarqatilgan_vaqt"),
+                &format!("poll {round}: UPDATE … tarqatilgan_vaqt"),
                 a,
                 m.update("relay", &ok, OutboxChange::Published),
             );
@@ -527,17 +566,19 @@ fn exercise_2_relay_with_one_failing_event() {
             same(
                 log,
                 name,
-                &format!("poll {poll}: UPDATE … urinishlar"),
+                &format!("poll {round}: UPDATE … urinishlar"),
                 a,
                 m.update("relay", &bad, OutboxChange::Attempt),
             );
         }
-        same(
+        tx(
             log,
             name,
-            &format!("poll {poll}: COMMIT"),
-            pg.exec("relay", sql::COMMIT),
-            m.commit("relay"),
+            &format!("poll {round}: COMMIT"),
+            &mut pg,
+            &mut m,
+            "relay",
+            sql::COMMIT,
         );
         polls.push((ok.len(), bad.len()));
     }
@@ -572,19 +613,24 @@ fn two_relays_skip_locked_over_200_events() {
         // Both hold their batches at once: the second skips what the first locked.
         let mut batches = Vec::new();
         for r in ["relay-1", "relay-2"] {
-            same(
+            tx(
                 log,
                 name,
                 &format!("{round}: {r} BEGIN"),
-                pg.exec(r, sql::BEGIN),
-                m.begin(r),
+                &mut pg,
+                &mut m,
+                r,
+                sql::BEGIN,
             );
-            let a = same(
+            let a = poll(
                 log,
                 name,
                 &format!("{round}: {r} SELECT … SKIP LOCKED LIMIT 30"),
-                pg.ids(r, sql::SELECT_BATCH_SKIP_LOCKED, limit(30)),
-                m.select(r, LockMode::SkipLocked, 30),
+                &mut pg,
+                &mut m,
+                r,
+                LockMode::SkipLocked,
+                30,
             );
             let Ans::Rows(ids) = a else { panic!() };
             batches.push((r, ids));
@@ -599,30 +645,37 @@ fn two_relays_skip_locked_over_200_events() {
                 a,
                 m.update(r, &ids, OutboxChange::Published),
             );
-            same(
+            tx(
                 log,
                 name,
                 &format!("{round}: {r} COMMIT"),
-                pg.exec(r, sql::COMMIT),
-                m.commit(r),
+                &mut pg,
+                &mut m,
+                r,
+                sql::COMMIT,
             );
         }
     }
     // Then each relay drains the rest with full batches.
     for r in ["relay-1", "relay-2", "relay-1"] {
-        same(
+        tx(
             log,
             name,
             &format!("drain: {r} BEGIN"),
-            pg.exec(r, sql::BEGIN),
-            m.begin(r),
+            &mut pg,
+            &mut m,
+            r,
+            sql::BEGIN,
         );
-        let a = same(
+        let a = poll(
             log,
             name,
             &format!("drain: {r} SELECT LIMIT 100"),
-            pg.ids(r, sql::SELECT_BATCH_SKIP_LOCKED, limit(100)),
-            m.select(r, LockMode::SkipLocked, 100),
+            &mut pg,
+            &mut m,
+            r,
+            LockMode::SkipLocked,
+            100,
         );
         let Ans::Rows(ids) = a else { panic!() };
         published.extend(ids.iter().copied());
@@ -636,12 +689,14 @@ fn two_relays_skip_locked_over_200_events() {
                 m.update(r, &ids, OutboxChange::Published),
             );
         }
-        same(
+        tx(
             log,
             name,
             &format!("drain: {r} COMMIT"),
-            pg.exec(r, sql::COMMIT),
-            m.commit(r),
+            &mut pg,
+            &mut m,
+            r,
+            sql::COMMIT,
         );
     }
     published.sort_unstable();
@@ -671,34 +726,44 @@ fn plain_for_update_waits_then_rechecks() {
     pg.session("relay-1");
     pg.session("relay-2");
     let log = &mut Vec::new();
-    same(
+    tx(
         log,
         name,
         "relay-1 BEGIN",
-        pg.exec("relay-1", sql::BEGIN),
-        m.begin("relay-1"),
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::BEGIN,
     );
-    let a = same(
+    let a = poll(
         log,
         name,
         "relay-1 SELECT … FOR UPDATE LIMIT 100",
-        pg.ids("relay-1", sql::SELECT_BATCH_WAIT, limit(100)),
-        m.select("relay-1", LockMode::Wait, 100),
+        &mut pg,
+        &mut m,
+        "relay-1",
+        LockMode::Wait,
+        100,
     );
     let Ans::Rows(first) = a else { panic!() };
-    same(
+    tx(
         log,
         name,
         "relay-2 BEGIN",
-        pg.exec("relay-2", sql::BEGIN),
-        m.begin("relay-2"),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::BEGIN,
     );
-    same(
+    poll(
         log,
         name,
         "relay-2 SELECT … FOR UPDATE LIMIT 100",
-        pg.ids("relay-2", sql::SELECT_BATCH_WAIT, limit(100)),
-        m.select("relay-2", LockMode::Wait, 100),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::Wait,
+        100,
     );
     let a = pg.count(
         "relay-1",
@@ -712,12 +777,14 @@ fn plain_for_update_waits_then_rechecks() {
         a,
         m.update("relay-1", &first, OutboxChange::Published),
     );
-    same(
+    tx(
         log,
         name,
         "relay-1 COMMIT",
-        pg.exec("relay-1", sql::COMMIT),
-        m.commit("relay-1"),
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::COMMIT,
     );
     // relay-2 wakes, re-checks rows 1–100 (now published), drops them, takes 101–200.
     let pg_rows = pg.finish("relay-2");
@@ -730,12 +797,14 @@ fn plain_for_update_waits_then_rechecks() {
         model_rows,
     );
     assert_eq!(second, Ans::Rows((101..=200).collect()));
-    same(
+    tx(
         log,
         name,
         "relay-2 COMMIT",
-        pg.exec("relay-2", sql::COMMIT),
-        m.commit("relay-2"),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::COMMIT,
     );
 }
 
@@ -749,56 +818,73 @@ fn nowait_fails_with_55p03() {
     pg.session("relay-1");
     pg.session("relay-2");
     let log = &mut Vec::new();
-    same(
+    tx(
         log,
         name,
         "relay-1 BEGIN",
-        pg.exec("relay-1", sql::BEGIN),
-        m.begin("relay-1"),
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::BEGIN,
     );
-    same(
+    poll(
         log,
         name,
         "relay-1 SELECT … NOWAIT LIMIT 5",
-        pg.ids("relay-1", sql::SELECT_BATCH_NOWAIT, limit(5)),
-        m.select("relay-1", LockMode::Nowait, 5),
+        &mut pg,
+        &mut m,
+        "relay-1",
+        LockMode::Nowait,
+        5,
     );
-    same(
+    tx(
         log,
         name,
         "relay-2 BEGIN",
-        pg.exec("relay-2", sql::BEGIN),
-        m.begin("relay-2"),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::BEGIN,
     );
-    let e = same(
+    let e = poll(
         log,
         name,
         "relay-2 SELECT … NOWAIT LIMIT 5",
-        pg.ids("relay-2", sql::SELECT_BATCH_NOWAIT, limit(5)),
-        m.select("relay-2", LockMode::Nowait, 5),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::Nowait,
+        5,
     );
     assert_eq!(e, Ans::Err("55P03".into()));
     // The failed transaction refuses everything until ROLLBACK.
-    same(
+    poll(
         log,
         name,
         "relay-2 SELECT in the failed tx",
-        pg.ids("relay-2", sql::SELECT_BATCH_NOWAIT, limit(5)),
-        m.select("relay-2", LockMode::Nowait, 5),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::Nowait,
+        5,
     );
-    same(
+    tx(
         log,
         name,
         "relay-2 ROLLBACK",
-        pg.exec("relay-2", sql::ROLLBACK),
-        m.rollback("relay-2"),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::ROLLBACK,
     );
-    same(
+    tx(
         log,
         name,
         "relay-1 COMMIT",
-        pg.exec("relay-1", sql::COMMIT),
-        m.commit("relay-1"),
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::COMMIT,
     );
 }
 
@@ -814,12 +900,14 @@ fn no_lock_both_relays_publish_the_same_rows() {
     let log = &mut Vec::new();
     let mut got = Vec::new();
     for r in ["relay-1", "relay-2"] {
-        same(
+        tx(
             log,
             name,
             &format!("{r} BEGIN"),
-            pg.exec(r, sql::BEGIN),
-            m.begin(r),
+            &mut pg,
+            &mut m,
+            r,
+            sql::BEGIN,
         );
         let a = same(
             log,
@@ -850,12 +938,14 @@ fn no_lock_both_relays_publish_the_same_rows() {
         m.update("relay-2", &ids, OutboxChange::Published),
     );
     assert_eq!(w, Ans::Waits(vec!["relay-1".into()]));
-    same(
+    tx(
         log,
         name,
         "relay-1 COMMIT",
-        pg.exec("relay-1", sql::COMMIT),
-        m.commit("relay-1"),
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::COMMIT,
     );
     let a = pg.finish("relay-2");
     same(
@@ -865,12 +955,14 @@ fn no_lock_both_relays_publish_the_same_rows() {
         a,
         m.update("relay-2", &ids, OutboxChange::Published),
     );
-    same(
+    tx(
         log,
         name,
         "relay-2 COMMIT",
-        pg.exec("relay-2", sql::COMMIT),
-        m.commit("relay-2"),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::COMMIT,
     );
     let twice = pg.value("SELECT count(*) FROM outbox WHERE urinishlar = 2");
     let model =
@@ -897,12 +989,14 @@ fn two_deliveries_to_the_inbox() {
     let log = &mut Vec::new();
     for (event, first_ends) in [(1u32, sql::COMMIT), (2, sql::ROLLBACK)] {
         for w in ["worker-1", "worker-2"] {
-            same(
+            tx(
                 log,
                 name,
                 &format!("h-{event}: {w} BEGIN"),
-                pg.exec(w, sql::BEGIN),
-                m.begin(w),
+                &mut pg,
+                &mut m,
+                w,
+                sql::BEGIN,
             );
         }
         let inbox = |m: &mut Model, w: &str| {
@@ -952,12 +1046,14 @@ fn two_deliveries_to_the_inbox() {
             after,
             Ans::Count(if first_ends == sql::COMMIT { 0 } else { 1 })
         );
-        same(
+        tx(
             log,
             name,
             &format!("h-{event}: worker-2 COMMIT"),
-            pg.exec("worker-2", sql::COMMIT),
-            m.commit("worker-2"),
+            &mut pg,
+            &mut m,
+            "worker-2",
+            sql::COMMIT,
         );
     }
 }
@@ -1023,13 +1119,7 @@ fn insert_only_app_role() {
         let model = m.conv(r, Ans::Count);
         let e = same(log, name, label, a, model);
         assert_eq!(e, Ans::Err("42501".into()));
-        same(
-            log,
-            name,
-            "ROLLBACK",
-            pg.exec(S, sql::ROLLBACK),
-            m.rollback(S),
-        );
+        tx(log, name, "ROLLBACK", &mut pg, &mut m, S, sql::ROLLBACK);
     }
     // What RETURNING hodisa_id needs: SELECT on that column.
     let returning = |pg: &mut Pg| {
@@ -1070,13 +1160,7 @@ fn insert_only_app_role() {
         model_returning(&mut m),
     );
     assert_eq!(e, Ans::Err("42501".into()));
-    same(
-        log,
-        name,
-        "ROLLBACK",
-        pg.exec(S, sql::ROLLBACK),
-        m.rollback(S),
-    );
+    tx(log, name, "ROLLBACK", &mut pg, &mut m, S, sql::ROLLBACK);
     pg.observer.batch_execute(sql::GRANT_RETURNING).unwrap();
     m.db.app_can_read_hodisa_id = true;
     pg.exec(S, sql::BEGIN);
@@ -1094,13 +1178,7 @@ fn insert_only_app_role() {
         returning(&mut pg),
         model_returning(&mut m),
     );
-    same(
-        log,
-        name,
-        "ROLLBACK",
-        pg.exec(S, sql::ROLLBACK),
-        m.rollback(S),
-    );
+    tx(log, name, "ROLLBACK", &mut pg, &mut m, S, sql::ROLLBACK);
     // The identity column needed no sequence grant (every INSERT above worked); a serial
     // column does. This is PostgreSQL's fact alone: the model has no serial columns.
     pg.observer
@@ -1134,20 +1212,8 @@ fn identity_commits_out_of_order_and_a_high_water_mark_misses_one() {
     pg.session("fast");
     pg.session("relay");
     let log = &mut Vec::new();
-    same(
-        log,
-        name,
-        "slow BEGIN",
-        pg.exec("slow", sql::BEGIN),
-        m.begin("slow"),
-    );
-    same(
-        log,
-        name,
-        "fast BEGIN",
-        pg.exec("fast", sql::BEGIN),
-        m.begin("fast"),
-    );
+    tx(log, name, "slow BEGIN", &mut pg, &mut m, "slow", sql::BEGIN);
+    tx(log, name, "fast BEGIN", &mut pg, &mut m, "fast", sql::BEGIN);
     same(
         log,
         name,
@@ -1162,12 +1228,14 @@ fn identity_commits_out_of_order_and_a_high_water_mark_misses_one() {
         pg.count("fast", sql::INSERT_EVENT, event_params(2)),
         m.insert_event("fast", 2),
     );
-    same(
+    tx(
         log,
         name,
         "fast COMMIT",
-        pg.exec("fast", sql::COMMIT),
-        m.commit("fast"),
+        &mut pg,
+        &mut m,
+        "fast",
+        sql::COMMIT,
     );
     let hwm = |m: &mut Model, last: i64| {
         m.begin("relay");
@@ -1185,12 +1253,14 @@ fn identity_commits_out_of_order_and_a_high_water_mark_misses_one() {
         hwm(&mut m, 0),
     );
     assert_eq!(a, Ans::Rows(vec![2]));
-    same(
+    tx(
         log,
         name,
         "slow COMMIT (id 1, below the mark)",
-        pg.exec("slow", sql::COMMIT),
-        m.commit("slow"),
+        &mut pg,
+        &mut m,
+        "slow",
+        sql::COMMIT,
     );
     let a = same(
         log,
@@ -1251,13 +1321,7 @@ fn cleanup_with_a_retention_period() {
             false,
         ),
     ] {
-        same(
-            log,
-            name,
-            "BEGIN",
-            pg.exec("cleaner", sql::BEGIN),
-            m.begin("cleaner"),
-        );
+        tx(log, name, "BEGIN", &mut pg, &mut m, "cleaner", sql::BEGIN);
         let a = pg.count("cleaner", text, vec![Param::F(7.0 * DAY as f64)]);
         let t = m.t("cleaner");
         let mut c = Cursor::default();
@@ -1265,13 +1329,7 @@ fn cleanup_with_a_retention_period() {
             m.db.cleanup(t, now - 7 * DAY as u64, only_published, &mut c);
         let model = m.conv(r, Ans::Count);
         same(log, name, label, a, model);
-        same(
-            log,
-            name,
-            "COMMIT",
-            pg.exec("cleaner", sql::COMMIT),
-            m.commit("cleaner"),
-        );
+        tx(log, name, "COMMIT", &mut pg, &mut m, "cleaner", sql::COMMIT);
         let left = pg
             .observer
             .query("SELECT id FROM outbox ORDER BY id", &[])
@@ -1309,19 +1367,24 @@ fn relay_killed_before_commit_leaves_rows_for_the_next_poll() {
     pg.session("relay-1");
     pg.session("relay-2");
     let log = &mut Vec::new();
-    same(
+    tx(
         log,
         name,
         "relay-1 BEGIN",
-        pg.exec("relay-1", sql::BEGIN),
-        m.begin("relay-1"),
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::BEGIN,
     );
-    let a = same(
+    let a = poll(
         log,
         name,
         "relay-1 SELECT … SKIP LOCKED LIMIT 5",
-        pg.ids("relay-1", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)),
-        m.select("relay-1", LockMode::SkipLocked, 5),
+        &mut pg,
+        &mut m,
+        "relay-1",
+        LockMode::SkipLocked,
+        5,
     );
     let Ans::Rows(ids) = a else { panic!() };
     let a = pg.count("relay-1", sql::MARK_PUBLISHED, vec![Param::A(ids.clone())]);
@@ -1332,26 +1395,33 @@ fn relay_killed_before_commit_leaves_rows_for_the_next_poll() {
         a,
         m.update("relay-1", &ids, OutboxChange::Published),
     );
-    same(
+    tx(
         log,
         name,
         "relay-2 BEGIN",
-        pg.exec("relay-2", sql::BEGIN),
-        m.begin("relay-2"),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::BEGIN,
     );
-    same(
+    poll(
         log,
         name,
         "relay-2 SELECT while relay-1 holds 1–5",
-        pg.ids("relay-2", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)),
-        m.select("relay-2", LockMode::SkipLocked, 5),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::SkipLocked,
+        5,
     );
-    same(
+    tx(
         log,
         name,
         "relay-2 COMMIT",
-        pg.exec("relay-2", sql::COMMIT),
-        m.commit("relay-2"),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::COMMIT,
     );
     same(
         log,
@@ -1360,27 +1430,34 @@ fn relay_killed_before_commit_leaves_rows_for_the_next_poll() {
         pg.kill("relay-1"),
         m.rollback("relay-1"),
     );
-    same(
+    tx(
         log,
         name,
         "relay-2 BEGIN",
-        pg.exec("relay-2", sql::BEGIN),
-        m.begin("relay-2"),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::BEGIN,
     );
-    let a = same(
+    let a = poll(
         log,
         name,
         "relay-2 SELECT after the kill",
-        pg.ids("relay-2", sql::SELECT_BATCH_SKIP_LOCKED, limit(5)),
-        m.select("relay-2", LockMode::SkipLocked, 5),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::SkipLocked,
+        5,
     );
     assert_eq!(a, Ans::Rows(ids), "the killed relay's rows come back");
-    same(
+    tx(
         log,
         name,
         "relay-2 ROLLBACK",
-        pg.exec("relay-2", sql::ROLLBACK),
-        m.rollback("relay-2"),
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::ROLLBACK,
     );
     let unpublished =
         pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL AND urinishlar = 0");

@@ -129,6 +129,18 @@ pub enum OutboxChange {
     Delete,
 }
 
+impl LockMode {
+    /// The relay's poll with this lock clause, from the one SQL source.
+    pub fn poll_sql(self) -> &'static str {
+        match self {
+            LockMode::SkipLocked => crate::sql::SELECT_BATCH_SKIP_LOCKED,
+            LockMode::Nowait => crate::sql::SELECT_BATCH_NOWAIT,
+            LockMode::Wait => crate::sql::SELECT_BATCH_WAIT,
+            LockMode::None => crate::sql::SELECT_BATCH_HEAD,
+        }
+    }
+}
+
 /// A task row (`vazifalar`); its id is its index + 1.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct TaskRow {

@@ -4,9 +4,7 @@
 //! seed decide everything.
 
 use crate::auditor::{Auditor, Class, TaskRef};
-use crate::db::{
-    Cursor, Db, Exec, LockMode, OutboxChange, Privilege, Role, SqlError, Table, TxStatus,
-};
+use crate::db::{Cursor, Db, Exec, OutboxChange, Privilege, Role, SqlError, Table, TxStatus};
 use crate::ids::{EventId, EventKind, ProcId, TxId};
 use crate::queue::{AddResult, Health, JobKey, Queue, StallOutcome};
 use crate::rng::Rng;
@@ -428,12 +426,7 @@ pub fn step_sql(kind: ProcKind, cfg: &Config, step: Step, script: &[ScriptStmt])
         (_, InsertEvent) => sql::INSERT_EVENT,
         (ProcKind::Api, QueueAdd) => sql::QUEUE_ADD_NO_ID,
         (_, Respond) => "201 Created",
-        (_, SelectBatch) => match cfg.relay.lock {
-            LockMode::SkipLocked => sql::SELECT_BATCH_SKIP_LOCKED,
-            LockMode::Nowait => sql::SELECT_BATCH_NOWAIT,
-            LockMode::Wait => sql::SELECT_BATCH_WAIT,
-            LockMode::None => sql::SELECT_BATCH_HEAD,
-        },
+        (_, SelectBatch) => cfg.relay.lock.poll_sql(),
         (_, Publish) => {
             if cfg.relay.job_id {
                 sql::QUEUE_ADD

@@ -6,6 +6,8 @@ pub mod canon;
 pub mod header;
 pub mod i18n;
 pub mod lang_switch;
+pub mod link;
+pub mod sim;
 
 use leptos::prelude::*;
 

@@ -259,3 +259,10 @@ impl Auditor {
         Ok(())
     }
 }
+
+impl Auditor {
+    /// How many events have been minted.
+    pub fn events_len(&self) -> usize {
+        self.lives.len().saturating_sub(1)
+    }
+}

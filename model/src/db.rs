@@ -1253,3 +1253,32 @@ mod tests {
         assert_eq!(db.unpublished_ids().collect::<Vec<_>>(), vec![0, 1]);
     }
 }
+
+// ----- reading for the page ---------------------------------------------------------
+
+impl Db {
+    /// Whether the transaction that wrote a row (`xmin`) has committed.
+    pub fn xmin_committed(&self, xmin: TxId) -> bool {
+        self.committed(xmin)
+    }
+
+    /// The inbox rows ever inserted, newest event last: (event, `ishlangan_vaqt`,
+    /// committed). Rows of a rolled-back transaction are not listed.
+    pub fn inbox_rows(&self) -> impl DoubleEndedIterator<Item = (EventId, u64, bool)> + '_ {
+        self.inbox.iter().enumerate().filter_map(move |(i, s)| {
+            (s.xmin != 0 && self.status(s.xmin) != TxStatus::Aborted)
+                .then(|| (EventId(i as u32), s.ishlangan_vaqt, self.committed(s.xmin)))
+        })
+    }
+
+    /// The outbox index of an event's row, if one was ever inserted.
+    pub fn event_index(&self, h: EventId) -> Option<u32> {
+        let i = *self.by_event.get(h.index())?;
+        (i != NONE).then_some(i)
+    }
+
+    /// The private version a lock holder has written but not committed, if any.
+    pub fn pending_data(&self, idx: u32) -> Option<OutboxData> {
+        self.pending.get(&idx).copied()
+    }
+}

@@ -13,6 +13,7 @@ pub mod queue;
 pub mod rng;
 pub mod scenario;
 pub mod sql;
+pub mod view;
 pub mod world;
 
 pub use auditor::Class;

@@ -1,0 +1,500 @@
+//! The page's hold on the model: a scenario, the world it runs, and the log of everything
+//! done to it since the start (scheduler ticks and the user's actions). The model is
+//! deterministic, so that log is the run: replaying it from the scenario rebuilds any
+//! moment, which is how the page steps back, scrubs its timeline and opens a shared link.
+//!
+//! Nothing here touches the browser, so it is tested natively.
+
+use outbox_model::{Action, Counters, Scenario, World};
+use serde::{Deserialize, Serialize};
+
+/// The largest workload the page accepts (memory on a phone; the model allows more).
+pub const MAX_PAGE_TASKS: u32 = 200_000;
+/// The longest log a link may carry.
+pub const MAX_ATOMS: u64 = 20_000_000;
+
+/// One entry of the run's log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Input {
+    /// This many scheduler ticks in a row.
+    Ticks(u64),
+    /// Something the user did.
+    Act(Action),
+}
+
+/// What a link and the saved state hold: enough to rebuild the run exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    /// Format version.
+    pub v: u32,
+    pub scenario: Scenario,
+    #[serde(default)]
+    pub inputs: Vec<Input>,
+}
+
+pub const RUN_VERSION: u32 = 1;
+
+/// Why a run cannot be rebuilt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    Version(u32),
+    Scenario(String),
+    TooBig(u32),
+    TooLong,
+    Replay { at: u64, message: String },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Version(v) => write!(f, "version {v} is not known (expected {RUN_VERSION})"),
+            RunError::Scenario(m) => write!(f, "scenario: {m}"),
+            RunError::TooBig(n) => write!(f, "{n} tasks: the page runs at most {MAX_PAGE_TASKS}"),
+            RunError::TooLong => write!(f, "the run's log is longer than {MAX_ATOMS} steps"),
+            RunError::Replay { at, message } => write!(f, "replay step {at}: {message}"),
+        }
+    }
+}
+
+/// A point of the counters' history, for the chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub pos: u64,
+    pub lost: u64,
+    pub duplicate_deliveries: u64,
+    pub duplicate_effects: u64,
+    pub deliveries: u64,
+    pub tasks_in_db: u64,
+}
+
+impl Sample {
+    fn of(pos: u64, c: &Counters) -> Sample {
+        Sample {
+            pos,
+            lost: c.lost,
+            duplicate_deliveries: c.duplicate_deliveries,
+            duplicate_effects: c.duplicate_effects,
+            deliveries: c.deliveries,
+            tasks_in_db: c.tasks_in_db,
+        }
+    }
+}
+
+const MAX_SAMPLES: usize = 120;
+/// Rows kept across all checkpoints (a checkpoint is a whole world).
+const CHECKPOINT_ROWS: usize = 400_000;
+const MAX_CHECKPOINTS: usize = 24;
+
+/// A scenario, its world now, and the log that got it there.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    pub scenario: Scenario,
+    pub world: World,
+    inputs: Vec<Input>,
+    /// Log entries (ticks count one each) applied to `world`.
+    pos: u64,
+    /// Log entries recorded.
+    total: u64,
+    checkpoints: Vec<(u64, World)>,
+    checkpoint_every: u64,
+    samples: Vec<Sample>,
+    sample_every: u64,
+    /// The last tick found nothing left to do.
+    finished: bool,
+}
+
+fn weight(w: &World) -> usize {
+    w.db.tasks.len() + w.db.outbox.len() + w.queue.len() as usize + 1
+}
+
+impl Sim {
+    /// A fresh run of a scenario. The scenario must be valid ([`Sim::check`]).
+    pub fn new(scenario: Scenario) -> Sim {
+        let world = World::new(&scenario);
+        let first = Sample::of(0, &world.counters());
+        Sim {
+            checkpoints: vec![(0, world.clone())],
+            scenario,
+            world,
+            inputs: Vec::new(),
+            pos: 0,
+            total: 0,
+            checkpoint_every: 256,
+            samples: vec![first],
+            sample_every: 4,
+            finished: false,
+        }
+    }
+
+    /// Whether the page can run this scenario.
+    pub fn check(s: &Scenario) -> Result<(), RunError> {
+        s.validate()
+            .map_err(|e| RunError::Scenario(e.to_string()))?;
+        if s.workload.tasks > MAX_PAGE_TASKS {
+            return Err(RunError::TooBig(s.workload.tasks));
+        }
+        Ok(())
+    }
+
+    /// Rebuilds a saved or shared run, replaying its whole log.
+    pub fn from_run(run: &Run) -> Result<Sim, RunError> {
+        if run.v != RUN_VERSION {
+            return Err(RunError::Version(run.v));
+        }
+        Self::check(&run.scenario)?;
+        let mut atoms = 0u64;
+        for i in &run.inputs {
+            atoms = atoms.saturating_add(match i {
+                Input::Ticks(n) => *n,
+                Input::Act(_) => 1,
+            });
+        }
+        if atoms > MAX_ATOMS {
+            return Err(RunError::TooLong);
+        }
+        let mut sim = Sim::new(run.scenario.clone());
+        for input in &run.inputs {
+            match input {
+                Input::Ticks(n) => {
+                    for _ in 0..*n {
+                        sim.tick_unchecked();
+                    }
+                }
+                Input::Act(a) => sim.act(a.clone()).map_err(|message| RunError::Replay {
+                    at: sim.pos,
+                    message,
+                })?,
+            }
+        }
+        Ok(sim)
+    }
+
+    /// The run as a link or the saved state holds it.
+    pub fn to_run(&self) -> Run {
+        Run {
+            v: RUN_VERSION,
+            scenario: self.scenario.clone(),
+            inputs: self.inputs.clone(),
+        }
+    }
+
+    pub fn pos(&self) -> u64 {
+        self.pos
+    }
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
+    }
+    pub fn samples(&self) -> &[Sample] {
+        &self.samples
+    }
+
+    /// Nothing is left to run: the world settled, reached its tick limit, or can never move.
+    pub fn finished(&self) -> bool {
+        self.finished || self.world.tick >= self.scenario.max_ticks || self.world.settled()
+    }
+
+    /// One scheduler tick, recorded. Returns false (and records nothing) when the run is
+    /// finished. Acting from an earlier moment of the timeline drops the later log.
+    pub fn tick(&mut self) -> bool {
+        self.truncate_future();
+        if self.finished() {
+            return false;
+        }
+        self.tick_unchecked();
+        true
+    }
+
+    fn tick_unchecked(&mut self) {
+        if !self.world.step() {
+            self.finished = true;
+        }
+        match self.inputs.last_mut() {
+            Some(Input::Ticks(n)) => *n += 1,
+            _ => self.inputs.push(Input::Ticks(1)),
+        }
+        self.advanced();
+    }
+
+    /// Up to `n` ticks; returns how many ran.
+    pub fn ticks(&mut self, n: u64) -> u64 {
+        let mut done = 0;
+        while done < n && self.tick() {
+            done += 1;
+        }
+        done
+    }
+
+    /// A user's action, recorded when the model accepts it.
+    pub fn act(&mut self, a: Action) -> Result<(), String> {
+        self.truncate_future();
+        self.world.apply(&a)?;
+        self.finished = false;
+        self.inputs.push(Input::Act(a));
+        self.advanced();
+        Ok(())
+    }
+
+    fn advanced(&mut self) {
+        self.pos += 1;
+        self.total = self.pos;
+        self.after_move();
+    }
+
+    /// Bookkeeping after the world reached position `pos` (recording or replaying).
+    fn after_move(&mut self) {
+        if self.pos % self.sample_every == 0 || self.finished() {
+            let c = self.world.counters();
+            if self.samples.last().is_some_and(|s| s.pos == self.pos) {
+                self.samples.pop();
+            }
+            self.samples.push(Sample::of(self.pos, &c));
+            if self.samples.len() > MAX_SAMPLES {
+                self.sample_every *= 2;
+                let every = self.sample_every;
+                let last = *self.samples.last().expect("not empty");
+                self.samples.retain(|s| s.pos % every == 0);
+                if self.samples.last() != Some(&last) {
+                    self.samples.push(last);
+                }
+            }
+        }
+        if self.pos % self.checkpoint_every == 0
+            && self.checkpoints.last().is_some_and(|(p, _)| *p < self.pos)
+        {
+            self.checkpoints.push((self.pos, self.world.clone()));
+            let rows: usize = self.checkpoints.iter().map(|(_, w)| weight(w)).sum();
+            if self.checkpoints.len() > MAX_CHECKPOINTS || rows > CHECKPOINT_ROWS {
+                self.checkpoint_every *= 2;
+                let every = self.checkpoint_every;
+                let newest = self.checkpoints.len() - 1;
+                let mut k = 0;
+                self.checkpoints.retain(|(p, _)| {
+                    k += 1;
+                    *p == 0 || *p % every == 0 || k - 1 == newest
+                });
+                // Still too heavy (a huge world): keep the start and the newest only.
+                let rows: usize = self.checkpoints.iter().map(|(_, w)| weight(w)).sum();
+                if rows > CHECKPOINT_ROWS && self.checkpoints.len() > 2 {
+                    let last = self.checkpoints.pop().expect("more than two");
+                    self.checkpoints.truncate(1);
+                    self.checkpoints.push(last);
+                }
+            }
+        }
+    }
+
+    /// Moves the world to position `p` of the recorded log (clamped), replaying from the
+    /// nearest checkpoint. The log itself is kept until the user acts.
+    pub fn seek(&mut self, p: u64) {
+        let p = p.min(self.total);
+        if p == self.pos {
+            return;
+        }
+        let (cp_pos, cp) = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|(q, _)| *q <= p)
+            .map(|(q, w)| (*q, w))
+            .expect("checkpoint 0 is always kept");
+        if !(p > self.pos && self.pos >= cp_pos) {
+            self.world = cp.clone();
+            self.pos = cp_pos;
+        }
+        self.samples.retain(|s| s.pos <= self.pos);
+        self.finished = false;
+        // Walk the log from the current position to p.
+        let mut at = 0u64;
+        let inputs = std::mem::take(&mut self.inputs);
+        for input in &inputs {
+            let len = match input {
+                Input::Ticks(n) => *n,
+                Input::Act(_) => 1,
+            };
+            if at + len <= self.pos {
+                at += len;
+                continue;
+            }
+            if at >= p {
+                break;
+            }
+            match input {
+                Input::Ticks(_) => {
+                    let from = self.pos.max(at);
+                    let to = p.min(at + len);
+                    for _ in from..to {
+                        if !self.world.step() {
+                            self.finished = true;
+                        }
+                        self.pos += 1;
+                        self.after_move();
+                    }
+                }
+                Input::Act(a) => {
+                    // It was accepted when recorded; the same world accepts it again.
+                    let _ = self.world.apply(a);
+                    self.finished = false;
+                    self.pos += 1;
+                    self.after_move();
+                }
+            }
+            at += len;
+        }
+        self.inputs = inputs;
+    }
+
+    /// One log entry back.
+    pub fn back(&mut self) {
+        self.seek(self.pos.saturating_sub(1));
+    }
+
+    /// Drops the log after the current position (the user acts from an earlier moment).
+    fn truncate_future(&mut self) {
+        if self.pos == self.total {
+            return;
+        }
+        let mut at = 0u64;
+        let mut keep = Vec::new();
+        for input in self.inputs.drain(..) {
+            if at >= self.pos {
+                break;
+            }
+            match input {
+                Input::Ticks(n) => {
+                    let n = n.min(self.pos - at);
+                    at += n;
+                    keep.push(Input::Ticks(n));
+                }
+                a => {
+                    at += 1;
+                    keep.push(a);
+                }
+            }
+        }
+        self.inputs = keep;
+        self.total = self.pos;
+        let pos = self.pos;
+        self.checkpoints.retain(|(p, _)| *p <= pos);
+        self.samples.retain(|s| s.pos <= pos);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use outbox_model::preset;
+
+    fn canon() -> Scenario {
+        preset("canon-dual-write").expect("the lesson's canon preset exists")
+    }
+
+    fn run_to_end(sim: &mut Sim) {
+        while sim.tick() {}
+    }
+
+    #[test]
+    fn running_the_canon_in_the_page_gives_the_models_numbers() {
+        let mut sim = Sim::new(canon());
+        run_to_end(&mut sim);
+        let direct = outbox_model::run(&canon()).counters();
+        assert_eq!(sim.world.counters(), direct);
+        // The lesson's §2: 100 in the database, 90 in the queue.
+        assert_eq!((direct.tasks_in_db, direct.queue_jobs), (100, 90));
+    }
+
+    #[test]
+    fn replaying_the_log_rebuilds_the_same_world() {
+        let mut sim = Sim::new(preset("canon-outbox").unwrap());
+        sim.ticks(300);
+        sim.act(Action::Kill {
+            process: "relay-1".into(),
+        })
+        .unwrap();
+        sim.ticks(500);
+        let again = Sim::from_run(&sim.to_run()).unwrap();
+        assert_eq!(again.world, sim.world);
+        assert_eq!(again.pos(), sim.pos());
+    }
+
+    #[test]
+    fn stepping_back_and_forward_returns_to_the_same_world() {
+        let mut sim = Sim::new(canon());
+        sim.ticks(1000);
+        let end = sim.world.clone();
+        let mut fresh = Sim::new(canon());
+        fresh.ticks(700);
+        sim.seek(700);
+        assert_eq!(sim.world, fresh.world, "seek back by replay");
+        sim.back();
+        fresh = Sim::new(canon());
+        fresh.ticks(699);
+        assert_eq!(sim.world, fresh.world, "one step back");
+        sim.seek(1000);
+        assert_eq!(sim.world, end, "forward again to the end of the log");
+        assert_eq!(sim.total(), 1000, "seeking keeps the log");
+    }
+
+    #[test]
+    fn acting_from_an_earlier_moment_drops_the_later_log() {
+        let mut sim = Sim::new(canon());
+        sim.ticks(400);
+        sim.seek(100);
+        sim.act(Action::QueueDown { hang: false }).unwrap();
+        assert_eq!(sim.total(), 101);
+        let mut fresh = Sim::new(canon());
+        fresh.ticks(100);
+        fresh.act(Action::QueueDown { hang: false }).unwrap();
+        assert_eq!(sim.world, fresh.world);
+        assert_eq!(sim.to_run(), fresh.to_run());
+    }
+
+    #[test]
+    fn a_refused_action_is_not_recorded() {
+        let mut sim = Sim::new(canon());
+        let err = sim
+            .act(Action::Kill {
+                process: "nobody".into(),
+            })
+            .unwrap_err();
+        assert!(err.contains("nobody"), "{err}");
+        assert_eq!(sim.total(), 0);
+    }
+
+    #[test]
+    fn bad_runs_are_refused_with_a_reason() {
+        let mut run = Sim::new(canon()).to_run();
+        run.v = 7;
+        assert_eq!(Sim::from_run(&run).unwrap_err(), RunError::Version(7));
+        let mut run = Sim::new(canon()).to_run();
+        run.scenario.workload.tasks = MAX_PAGE_TASKS + 1;
+        assert!(matches!(Sim::from_run(&run), Err(RunError::TooBig(_))));
+        let mut run = Sim::new(canon()).to_run();
+        run.inputs = vec![Input::Ticks(MAX_ATOMS + 1)];
+        assert_eq!(Sim::from_run(&run).unwrap_err(), RunError::TooLong);
+        let mut run = Sim::new(canon()).to_run();
+        run.inputs = vec![Input::Act(Action::Restart {
+            process: "ghost".into(),
+        })];
+        assert!(matches!(
+            Sim::from_run(&run),
+            Err(RunError::Replay { at: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn the_chart_history_stays_small_and_ends_at_the_present() {
+        let mut sim = Sim::new(preset("canon-outbox").unwrap());
+        run_to_end(&mut sim);
+        assert!(sim.samples().len() <= MAX_SAMPLES);
+        assert_eq!(sim.samples().last().unwrap().pos, sim.pos());
+        assert_eq!(
+            sim.samples().last().unwrap().tasks_in_db,
+            sim.world.counters().tasks_in_db
+        );
+    }
+}

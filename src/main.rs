@@ -1,6 +1,6 @@
-use outbox_playground::App;
+use outbox_playground::{error_panel, App};
 
 fn main() {
-    console_error_panic_hook::set_once();
+    error_panel::install();
     leptos::mount::mount_to_body(App);
 }

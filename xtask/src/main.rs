@@ -51,7 +51,8 @@ impl Ctx {
 
 const USAGE: &str = "usage:
   cargo xtask serve [TRUNK_ARGS...]   set up, then serve the playground on http://127.0.0.1:8080
-  cargo xtask test                    set up, then run every test layer and report sizes";
+  cargo xtask test                    set up, then run every test layer and report sizes
+  cargo xtask setup                   only the set-up (what `test` does first)";
 
 fn main() -> ExitCode {
     let ctx = Ctx::new();
@@ -62,6 +63,13 @@ fn main() -> ExitCode {
     match command.as_deref() {
         Some("serve") => serve(&ctx, &rest),
         Some("test") if rest.is_empty() => layers::run_all(&ctx),
+        Some("setup") if rest.is_empty() => match setup::run(&ctx, setup::Scope::Test) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("set-up failed: {err}");
+                ExitCode::FAILURE
+            }
+        },
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

@@ -1,0 +1,107 @@
+//! A small chart of the counters over the run: delivered, lost and the duplicates, drawn
+//! from the samples the run keeps (so it follows the timeline when you scrub).
+
+use leptos::prelude::*;
+
+use crate::ctl::use_ctl;
+use crate::i18n::{use_i18n, Key};
+use crate::sim::Sample;
+
+const W: f64 = 300.0;
+const H: f64 = 120.0;
+
+struct Series {
+    label: Key,
+    class: &'static str,
+    get: fn(&Sample) -> u64,
+}
+
+const SERIES: [Series; 4] = [
+    Series {
+        label: Key::CDelivered,
+        class: "chart__line--ok",
+        get: |s| s.deliveries,
+    },
+    Series {
+        label: Key::CLost,
+        class: "chart__line--lost",
+        get: |s| s.lost,
+    },
+    Series {
+        label: Key::CDupDeliveries,
+        class: "chart__line--dup",
+        get: |s| s.duplicate_deliveries,
+    },
+    Series {
+        label: Key::CDupEffects,
+        class: "chart__line--dupe",
+        get: |s| s.duplicate_effects,
+    },
+];
+
+/// SVG polyline points for one series, scaled to the chart.
+fn points(samples: &[Sample], get: fn(&Sample) -> u64, max_y: u64) -> String {
+    let max_x = samples.last().map_or(1, |s| s.pos.max(1)) as f64;
+    let max_y = max_y.max(1) as f64;
+    samples
+        .iter()
+        .map(|s| {
+            let x = s.pos as f64 / max_x * W;
+            let y = H - get(s) as f64 / max_y * (H - 4.0) - 2.0;
+            format!("{x:.1},{y:.1}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[component]
+pub fn Chart() -> impl IntoView {
+    let ctl = use_ctl();
+    let i18n = use_i18n();
+    let lines = move || {
+        ctl.frame.track();
+        ctl.sim.with_value(|sim| {
+            let samples = sim.samples();
+            let max_y = samples
+                .iter()
+                .flat_map(|s| SERIES.iter().map(move |r| (r.get)(s)))
+                .max()
+                .unwrap_or(1);
+            SERIES
+                .iter()
+                .map(|r| {
+                    view! { <polyline class=format!("chart__line {}", r.class) points=points(samples, r.get, max_y)/> }
+                })
+                .collect_view()
+        })
+    };
+    let legend = SERIES
+        .iter()
+        .map(|r| {
+            view! {
+                <li class="chart__key">
+                    <svg class="chart__swatch" viewBox="0 0 24 8" aria-hidden="true">
+                        <line class=format!("chart__line {}", r.class) x1="0" y1="4" x2="24" y2="4"/>
+                    </svg>
+                    {move || i18n.t(r.label)}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="chart" data-testid="chart">
+            <svg
+                class="chart__plot"
+                viewBox=format!("0 0 {W} {H}")
+                preserveAspectRatio="none"
+                role="img"
+                aria-label=move || i18n.t(Key::ChartLabel)
+            >
+                {lines}
+            </svg>
+            <figcaption>
+                <ul class="chart__legend">{legend}</ul>
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,238 @@
+//! The page's controller, shared through context: the [`Sim`], the signals that tell
+//! components it changed, and every operation a button or key can ask for. Components
+//! read snapshots from the memos here and call these methods; none of them changes the
+//! world any other way.
+
+use leptos::prelude::*;
+use outbox_model::view::{self, ProcView, QueueView, TablesView};
+use outbox_model::{preset, Action, Counters, Scenario};
+
+use crate::i18n::Key;
+use crate::link;
+use crate::sim::Sim;
+use crate::storage;
+
+/// Steps per second of each speed setting; the last one is "as fast as it goes".
+pub const SPEEDS: [u32; 8] = [1, 3, 10, 30, 100, 300, 1000, u32::MAX];
+pub const DEFAULT_SPEED: usize = 4;
+/// The preset a first visit starts with: the lesson's opening measurement.
+pub const DEFAULT_PRESET: &str = "canon-dual-write";
+
+/// A message above the stage; `why` fills the key's `{why}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub key: Key,
+    pub why: String,
+    pub error: bool,
+}
+
+#[derive(Clone, Copy)]
+pub struct Ctl {
+    pub sim: StoredValue<Sim>,
+    /// Bumped after every change of the world (every animation frame while playing).
+    pub frame: RwSignal<u64>,
+    /// Bumped at most ~7 times a second while playing, and after every single change when
+    /// not: the heavier panels (tables, queue, log) follow this one.
+    pub slow: RwSignal<u64>,
+    /// Bumped when the scenario is replaced (the set of processes may change).
+    pub scenario_version: RwSignal<u64>,
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<usize>,
+    pub notice: RwSignal<Option<Notice>>,
+    /// The process `k` arms a kill on.
+    pub selected_proc: RwSignal<String>,
+    /// The event whose lifecycle is shown.
+    pub selected_event: RwSignal<Option<u32>>,
+    pub help_open: RwSignal<bool>,
+    /// The last share link made (shown so it can be copied by hand).
+    pub share_link: RwSignal<Option<String>>,
+    pub counters: Memo<Counters>,
+    pub procs: Memo<Vec<ProcView>>,
+    pub enabled: Memo<Vec<Action>>,
+    pub tables: Memo<TablesView>,
+    pub queue: Memo<QueueView>,
+}
+
+impl Ctl {
+    pub fn new(sim: Sim) -> Ctl {
+        let sim = StoredValue::new(sim);
+        let frame = RwSignal::new(0u64);
+        let slow = RwSignal::new(0u64);
+        let counters = Memo::new(move |_| {
+            frame.track();
+            sim.with_value(|s| s.world.counters())
+        });
+        let procs = Memo::new(move |_| {
+            frame.track();
+            sim.with_value(|s| view::procs(&s.world))
+        });
+        let enabled = Memo::new(move |_| {
+            frame.track();
+            sim.with_value(|s| s.world.enabled())
+        });
+        let tables = Memo::new(move |_| {
+            slow.track();
+            sim.with_value(|s| view::tables(&s.world, 4, 5))
+        });
+        let queue = Memo::new(move |_| {
+            slow.track();
+            sim.with_value(|s| view::queue(&s.world, 3))
+        });
+        Ctl {
+            sim,
+            frame,
+            slow,
+            scenario_version: RwSignal::new(0),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(DEFAULT_SPEED),
+            notice: RwSignal::new(None),
+            selected_proc: RwSignal::new("api".to_string()),
+            selected_event: RwSignal::new(None),
+            help_open: RwSignal::new(false),
+            share_link: RwSignal::new(None),
+            counters,
+            procs,
+            enabled,
+            tables,
+            queue,
+        }
+    }
+
+    /// Tells every component that the world changed.
+    pub fn changed(&self, all: bool) {
+        self.frame.update(|f| *f += 1);
+        if all {
+            self.slow.update(|f| *f += 1);
+        }
+    }
+
+    pub fn scenario(&self) -> Scenario {
+        self.sim.with_value(|s| s.scenario.clone())
+    }
+
+    pub fn finished(&self) -> bool {
+        self.sim.with_value(|s| s.finished())
+    }
+
+    /// Replaces the run with a fresh one of `scenario` (checked first).
+    pub fn load(&self, scenario: Scenario) {
+        if let Err(e) = Sim::check(&scenario) {
+            self.notice.set(Some(Notice {
+                key: Key::NoticeBadScenario,
+                why: e.to_string(),
+                error: true,
+            }));
+            return;
+        }
+        self.replace(Sim::new(scenario));
+    }
+
+    /// Replaces the run with an already built one.
+    pub fn replace(&self, sim: Sim) {
+        self.playing.set(false);
+        self.sim.set_value(sim);
+        self.share_link.set(None);
+        self.selected_event.set(None);
+        self.scenario_version.update(|v| *v += 1);
+        self.changed(true);
+        self.save();
+    }
+
+    pub fn load_preset(&self, name: &str) {
+        if let Some(s) = preset(name) {
+            self.load(s);
+        }
+    }
+
+    /// The same scenario from its start.
+    pub fn reset(&self) {
+        self.load(self.scenario());
+    }
+
+    /// A user's action on the world. A refusal is shown, not hidden.
+    pub fn dispatch(&self, a: Action) {
+        let r = self.sim.try_update_value(|s| s.act(a));
+        match r {
+            Some(Err(why)) => self.notice.set(Some(Notice {
+                key: Key::NoticeRefused,
+                why,
+                error: true,
+            })),
+            _ => {
+                self.changed(true);
+                self.save();
+            }
+        }
+    }
+
+    /// One scheduler step (the `.` key).
+    pub fn step_once(&self) {
+        self.playing.set(false);
+        self.sim.update_value(|s| {
+            s.tick();
+        });
+        self.changed(true);
+        self.save();
+    }
+
+    /// Runs up to `n` ticks (the play loop); returns false once the run has finished.
+    pub fn run_ticks(&self, n: u64) -> bool {
+        let mut more = true;
+        self.sim.update_value(|s| {
+            more = s.ticks(n) == n && !s.finished();
+        });
+        more
+    }
+
+    pub fn back(&self) {
+        self.playing.set(false);
+        self.sim.update_value(|s| s.back());
+        self.changed(true);
+    }
+
+    pub fn seek(&self, pos: u64) {
+        self.playing.set(false);
+        self.sim.update_value(|s| s.seek(pos));
+        self.changed(true);
+    }
+
+    pub fn toggle_play(&self) {
+        if self.playing.get_untracked() {
+            self.playing.set(false);
+            self.save();
+        } else if !self.finished() {
+            self.playing.set(true);
+        }
+    }
+
+    /// Arms a kill on the selected process at the step it runs next (the `k` key).
+    pub fn arm_selected(&self) {
+        let name = self.selected_proc.get_untracked();
+        let pc = self
+            .procs
+            .with_untracked(|ps| ps.iter().find(|p| p.name == name).map(|p| p.pc));
+        if let Some(step) = pc {
+            self.dispatch(Action::ArmKill {
+                process: name,
+                step,
+                when: outbox_model::scenario::When::Nth { n: 1 },
+                times: Some(1),
+            });
+        }
+    }
+
+    /// The link that reopens this run exactly.
+    pub fn link_fragment(&self) -> String {
+        self.sim.with_value(|s| link::fragment(&s.to_run()))
+    }
+
+    /// Keeps the run in localStorage (best effort: a full or blocked storage is ignored).
+    pub fn save(&self) {
+        let json = self.sim.with_value(|s| link::to_json(&s.to_run()));
+        storage::save(&json);
+    }
+}
+
+pub fn use_ctl() -> Ctl {
+    expect_context::<Ctl>()
+}

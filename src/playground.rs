@@ -1,0 +1,226 @@
+//! The playground: it builds the run (from a shared link, the saved state, or the default
+//! preset), provides the controller, drives the play loop on animation frames and the
+//! keyboard map, and lays out every panel.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::chart::Chart;
+use crate::controls::Controls;
+use crate::counters::CountersPanel;
+use crate::ctl::{Ctl, Notice, DEFAULT_PRESET, SPEEDS};
+use crate::event_log::EventLog;
+use crate::faults::Faults;
+use crate::help::Help;
+use crate::i18n::{use_i18n, Key};
+use crate::lifecycle::Lifecycle;
+use crate::link;
+use crate::modes::Modes;
+use crate::notice_bar::NoticeBar;
+use crate::pipeline::Pipeline;
+use crate::sim::Sim;
+use crate::sql_panel::SqlPanel;
+use crate::storage;
+
+/// Model time per animation frame at full speed: what is left of a 60 Hz frame goes to
+/// drawing.
+const FRAME_BUDGET_MS: f64 = 7.0;
+/// How often the heavier panels follow while playing.
+const SLOW_PANEL_MS: f64 = 150.0;
+
+fn default_sim() -> Sim {
+    Sim::new(outbox_model::preset(DEFAULT_PRESET).expect("the default preset exists"))
+}
+
+fn clear_fragment() {
+    let Some(w) = web_sys::window() else { return };
+    if let (Ok(h), Ok(path)) = (w.history(), w.location().pathname()) {
+        let search = w.location().search().unwrap_or_default();
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{search}")));
+    }
+}
+
+/// The run the page opens with, and what to tell the user about how it got it.
+pub fn startup() -> (Sim, Option<Notice>) {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    if link::is_run_fragment(&hash) {
+        // The link has done its job once opened: a reload shows the saved state.
+        clear_fragment();
+        return match link::open(&hash) {
+            Ok(sim) => (sim, None),
+            Err(e) => (
+                default_sim(),
+                Some(Notice {
+                    key: Key::NoticeBadLink,
+                    why: e.to_string(),
+                    error: true,
+                }),
+            ),
+        };
+    }
+    match storage::load() {
+        Some(json) => match link::from_json(&json) {
+            Ok(sim) => (sim, None),
+            Err(e) => {
+                storage::clear();
+                (
+                    default_sim(),
+                    Some(Notice {
+                        key: Key::NoticeBadSaved,
+                        why: e.to_string(),
+                        error: true,
+                    }),
+                )
+            }
+        },
+        None => (default_sim(), None),
+    }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+/// Runs the model on animation frames while playing; stops when the component goes.
+fn play_loop(ctl: Ctl) {
+    type Frame = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
+    let alive = Rc::new(Cell::new(true));
+    let handle = Rc::new(Cell::new(None::<i32>));
+    let frame: Frame = Rc::new(RefCell::new(None));
+    let last = Rc::new(Cell::new(None::<f64>));
+    let due = Rc::new(Cell::new(0.0f64));
+    let last_slow = Rc::new(Cell::new(0.0f64));
+    {
+        let (alive, handle, frame2) = (alive.clone(), handle.clone(), frame.clone());
+        *frame.borrow_mut() = Some(Closure::new(move |ts: f64| {
+            if !alive.get() {
+                return;
+            }
+            let dt = last.get().map_or(0.0, |l| (ts - l).clamp(0.0, 100.0));
+            last.set(Some(ts));
+            if ctl.playing.get_untracked() {
+                let start = now_ms();
+                let rate = SPEEDS[ctl.speed.get_untracked().min(SPEEDS.len() - 1)];
+                let mut more = true;
+                if rate == u32::MAX {
+                    while more && now_ms() - start < FRAME_BUDGET_MS {
+                        more = ctl.run_ticks(64);
+                    }
+                } else {
+                    let d = due.get() + rate as f64 * dt / 1000.0;
+                    let n = d.floor();
+                    due.set(d - n);
+                    let mut left = n as u64;
+                    while more && left > 0 && now_ms() - start < FRAME_BUDGET_MS {
+                        let k = left.min(64);
+                        more = ctl.run_ticks(k);
+                        left -= k;
+                    }
+                    if left > 0 {
+                        // The model cannot keep up: drop the backlog instead of piling it up.
+                        due.set(0.0);
+                    }
+                }
+                let slow = !more || ts - last_slow.get() >= SLOW_PANEL_MS;
+                if slow {
+                    last_slow.set(ts);
+                }
+                ctl.changed(slow);
+                if !more {
+                    ctl.playing.set(false);
+                    ctl.save();
+                }
+            } else {
+                due.set(0.0);
+            }
+            if let (Some(w), Some(cb)) = (web_sys::window(), frame2.borrow().as_ref()) {
+                handle.set(w.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
+            }
+        }));
+    }
+    if let (Some(w), Some(cb)) = (web_sys::window(), frame.borrow().as_ref()) {
+        handle.set(w.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
+    }
+    // The closures hold Rc state (not Send): keep them in a local store for the cleanup.
+    let parts = StoredValue::new_local((alive, handle, frame));
+    on_cleanup(move || {
+        parts.with_value(|(alive, handle, frame)| {
+            alive.set(false);
+            if let (Some(w), Some(h)) = (web_sys::window(), handle.get()) {
+                let _ = w.cancel_animation_frame(h);
+            }
+            // Break the closure's reference to itself.
+            frame.borrow_mut().take();
+        });
+    });
+}
+
+/// Space, `.`, `,`, `k`, `?` and Escape, unless the user is typing in a field.
+fn keyboard(ctl: Ctl) {
+    let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
+        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        let tag = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|el| el.tag_name())
+            .unwrap_or_default();
+        if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+            return;
+        }
+        match e.key().as_str() {
+            " " if tag != "BUTTON" => {
+                e.prevent_default();
+                ctl.toggle_play();
+            }
+            "." => ctl.step_once(),
+            "," => ctl.back(),
+            "k" | "K" => ctl.arm_selected(),
+            "?" => ctl.help_open.update(|o| *o = !*o),
+            "Escape" => ctl.help_open.set(false),
+            _ => {}
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
+
+#[component]
+pub fn Playground() -> impl IntoView {
+    let i18n = use_i18n();
+    let (sim, notice) = startup();
+    let ctl = Ctl::new(sim);
+    provide_context(ctl);
+    ctl.notice.set(notice);
+    ctl.save();
+    play_loop(ctl);
+    keyboard(ctl);
+
+    view! {
+        <NoticeBar/>
+        <Controls/>
+        <Modes/>
+        <section class="board" aria-label=move || i18n.t(Key::CountersHeading)>
+            <CountersPanel/>
+            <Chart/>
+        </section>
+        <Pipeline/>
+        <div class="lower">
+            <Faults/>
+            <SqlPanel/>
+            <EventLog/>
+            <Lifecycle/>
+        </div>
+        <Help/>
+    }
+}

@@ -1,0 +1,287 @@
+//! The i18n layer for the model's own names: processes, steps, log notes, event classes,
+//! scenario presets. The model speaks in ids (`relay-2`, `select_batch`, `h-7`); the page
+//! shows these words, in the current language.
+
+use outbox_model::world::{FaultNote, LogEntry, Note, Wait};
+use outbox_model::{Class, Step};
+
+use crate::i18n::{t, Key, Lang};
+
+/// A process's display name (`relay-2` → "relay 2").
+pub fn proc_name(lang: Lang, name: &str) -> String {
+    let numbered = |prefix: &str, key: Key| {
+        name.strip_prefix(prefix)
+            .map(|n| t(lang, key).replace("{n}", n))
+    };
+    match name {
+        "client" => t(lang, Key::ProcClient).to_string(),
+        "api" => t(lang, Key::ProcApi).to_string(),
+        "psql" => t(lang, Key::ProcPsql).to_string(),
+        "redis" => t(lang, Key::ProcRedis).to_string(),
+        _ => numbered("relay-", Key::ProcRelay)
+            .or_else(|| numbered("worker-", Key::ProcWorker))
+            .unwrap_or_else(|| name.to_string()),
+    }
+}
+
+/// A step's label.
+pub fn step_name(lang: Lang, step: Step) -> String {
+    let key = match step {
+        Step::Send => Key::StepSend,
+        Step::Await => Key::StepAwait,
+        Step::Begin => Key::StepBegin,
+        Step::InsertTask => Key::StepInsertTask,
+        Step::InsertEvent => Key::StepInsertEvent,
+        Step::Commit => Key::StepCommit,
+        Step::QueueAdd => Key::StepQueueAdd,
+        Step::Respond => Key::StepRespond,
+        Step::SelectBatch => Key::StepSelectBatch,
+        Step::Publish => Key::StepPublish,
+        Step::MarkPublished => Key::StepMarkPublished,
+        Step::MarkFailed => Key::StepMarkFailed,
+        Step::Rollback => Key::StepRollback,
+        Step::Fetch => Key::StepFetch,
+        Step::InboxCheck => Key::StepInboxCheck,
+        Step::InboxInsert => Key::StepInboxInsert,
+        Step::Action => Key::StepAction,
+        Step::ExternalCall => Key::StepExternalCall,
+        Step::BeginSecond => Key::StepBeginSecond,
+        Step::CommitSecond => Key::StepCommitSecond,
+        Step::Complete => Key::StepComplete,
+        Step::Script(i) => {
+            return t(lang, Key::StepScript).replace("{n}", &(i as u32 + 1).to_string())
+        }
+    };
+    t(lang, key).to_string()
+}
+
+/// An event class's words.
+pub fn class_name(lang: Lang, c: Class) -> &'static str {
+    t(
+        lang,
+        match c {
+            Class::Pending => Key::ClassPending,
+            Class::Aborted => Key::ClassAborted,
+            Class::Effected => Key::ClassEffected,
+            Class::InFlight => Key::ClassInFlight,
+            Class::Lost => Key::ClassLost,
+        },
+    )
+}
+
+/// What a log entry says, without its actor and step (`who` names a waited-for process).
+pub fn note_text(lang: Lang, note: &Note, who: impl Fn(Wait) -> String) -> String {
+    let ev = |key: Key, e: &dyn std::fmt::Display| t(lang, key).replace("{e}", &e.to_string());
+    match note {
+        Note::Ok => t(lang, Key::NoteOk).to_string(),
+        Note::Rows { n } => t(lang, Key::NoteRows).replace("{n}", &n.to_string()),
+        Note::Inserted { inserted: true } => t(lang, Key::NoteInserted).to_string(),
+        Note::Inserted { inserted: false } => t(lang, Key::NoteInboxDup).to_string(),
+        Note::Committed => t(lang, Key::NoteCommitted).to_string(),
+        Note::RolledBack => t(lang, Key::NoteRolledBack).to_string(),
+        Note::Added {
+            event,
+            created: true,
+        } => ev(Key::NoteAdded, event),
+        Note::Added {
+            event,
+            created: false,
+        } => ev(Key::NoteAddDedup, event),
+        Note::AddRefused { event } => ev(Key::NoteAddRefused, event),
+        Note::PublishFailed { event } => ev(Key::NotePublishFailed, event),
+        Note::Delivered { event } => ev(Key::NoteDelivered, event),
+        Note::Effect { event } => ev(Key::NoteEffect, event),
+        Note::Skipped { event } => ev(Key::NoteSkipped, event),
+        Note::Completed { event, ok: true } => ev(Key::NoteCompleted, event),
+        Note::Completed { event, ok: false } => ev(Key::NoteCompleteLate, event),
+        Note::Blocked { on } => t(lang, Key::NoteBlocked).replace("{who}", &who(*on)),
+        Note::Error { code } => t(lang, Key::NoteError).replace("{code}", code),
+        Note::Killed => t(lang, Key::NoteKilled).to_string(),
+        Note::Restarted => t(lang, Key::NoteRestarted).to_string(),
+        Note::Stalled {
+            event,
+            failed: false,
+        } => ev(Key::NoteStalled, event),
+        Note::Stalled {
+            event,
+            failed: true,
+        } => ev(Key::NoteStalledFailed, event),
+        Note::Reply { ok: true } => t(lang, Key::NoteReplyOk).to_string(),
+        Note::Reply { ok: false } => t(lang, Key::NoteReplyErr).to_string(),
+        Note::Fault { fault } => match fault {
+            FaultNote::KillArmed => t(lang, Key::NoteKillArmed).to_string(),
+            FaultNote::QueueDown => t(lang, Key::NoteQueueDown).to_string(),
+            FaultNote::QueueHangs => t(lang, Key::NoteQueueHangs).to_string(),
+            FaultNote::QueueUp => t(lang, Key::NoteQueueUp).to_string(),
+            FaultNote::PublishFails { event, times } => t(lang, Key::NotePublishFails)
+                .replace("{n}", &event.to_string())
+                .replace("{t}", &times.to_string()),
+            FaultNote::FailedJobsRetried => t(lang, Key::NoteFailedRetried).to_string(),
+        },
+    }
+}
+
+/// A whole log line's actor.
+pub fn actor(lang: Lang, entry: &LogEntry, names: &[String]) -> String {
+    match entry.proc {
+        Some(p) => names
+            .get(p.0 as usize)
+            .map(|n| proc_name(lang, n))
+            .unwrap_or_default(),
+        None => t(lang, Key::SystemActor).to_string(),
+    }
+}
+
+/// A preset's title and one-line summary in both languages (ours, not the lesson's prose).
+pub struct PresetText {
+    pub name: &'static str,
+    pub uz: (&'static str, &'static str),
+    pub en: (&'static str, &'static str),
+}
+
+impl PresetText {
+    pub fn title(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::Uz => self.uz.0,
+            Lang::En => self.en.0,
+        }
+    }
+    pub fn summary(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::Uz => self.uz.1,
+            Lang::En => self.en.1,
+        }
+    }
+}
+
+/// The words of a preset, by its model name.
+pub fn preset_text(name: &str) -> Option<&'static PresetText> {
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+pub const PRESETS: &[PresetText] = &[
+    PresetText {
+        name: "canon-dual-write",
+        uz: ("Kanon: dual write", "100 vazifa; API har i % 10 == 3 da COMMIT'dan keyin, queue.add'dan oldin o'ladi. Natija: bazada 100, navbatda 90."),
+        en: ("Canon: dual write", "100 tasks; the API dies after COMMIT, before queue.add, at every i % 10 == 3. Result: 100 in the database, 90 in the queue."),
+    },
+    PresetText {
+        name: "canon-outbox",
+        uz: ("Kanon: outbox", "Xuddi shu o'limlar, lekin hodisa vazifa bilan birga COMMIT bo'ladi va relay hammasini yuboradi: 100 va 100."),
+        en: ("Canon: outbox", "The same kills, but the event commits with its task and the relay publishes them all: 100 and 100."),
+    },
+    PresetText {
+        name: "canon-republish",
+        uz: ("Qayta yuborish va jobId", "Relay birinchi queue.add'dan keyin o'ladi; keyingi so'rov uni yana yuboradi, jobId = hodisa_id takrorni yutadi: baribir 100 ish."),
+        en: ("Republish and jobId", "The relay dies after its first queue.add; the next poll sends it again and jobId = hodisa_id absorbs it: still 100 jobs."),
+    },
+    PresetText {
+        name: "exercise-2",
+        uz: ("2-mashq: relay modeli", "Beshta hodisa, 3-sini yuborish bir marta muvaffaqiyatsiz: so'rovlar 4/1, 1/0, 0/0; navbat tartibi 1, 2, 4, 5, 3."),
+        en: ("Exercise 2: the relay", "Five events, publishing event 3 fails once: polls return 4/1, 1/0, 0/0; queue order 1, 2, 4, 5, 3."),
+    },
+    PresetText {
+        name: "exercise-3",
+        uz: ("3-mashq: to'lov inboxi", "50 000 lik to'lov uch marta yetkaziladi, birinchisi tranzaksiya o'rtasida o'ladi; inbox balansni 50 000 da ushlaydi."),
+        en: ("Exercise 3: the payment inbox", "A 50 000 payment is delivered three times, the first dies mid-transaction; the inbox keeps the balance at 50 000."),
+    },
+    PresetText {
+        name: "two-relays-skip-locked",
+        uz: ("Ikki relay: SKIP LOCKED", "200 hodisa, ikki relay parallel: har biri boshqa qatorlarni oladi, har hodisa aniq bir marta."),
+        en: ("Two relays: SKIP LOCKED", "200 events, two relays in parallel: each takes other rows, every event exactly once."),
+    },
+    PresetText {
+        name: "two-relays-wait",
+        uz: ("Ikki relay: oddiy FOR UPDATE", "Ikkinchi relay birinchisining COMMIT'ini kutadi, qayta tekshiradi va tarqatilganlarni tashlab ketadi."),
+        en: ("Two relays: plain FOR UPDATE", "The second relay waits for the first one's COMMIT, re-checks, and drops rows already published."),
+    },
+    PresetText {
+        name: "two-relays-nowait",
+        uz: ("Ikki relay: NOWAIT", "To'qnashuv 55P03 xatosini beradi va so'rov ROLLBACK bo'ladi."),
+        en: ("Two relays: NOWAIT", "A collision is error 55P03 and the poll rolls back."),
+    },
+    PresetText {
+        name: "two-relays-no-lock",
+        uz: ("Ikki relay: qulfsiz", "Ikkalasi bir xil qatorlarni yuboradi; ish mavjud ekan, jobId ikkinchisini yutadi."),
+        en: ("Two relays: no lock", "Both publish the same rows; jobId absorbs the second add while the job exists."),
+    },
+    PresetText {
+        name: "rollback",
+        uz: ("ROLLBACK", "Vazifa va hodisa bitta tranzaksiyada yozilib, ROLLBACK qilinadi: 0 vazifa, 0 hodisa."),
+        en: ("ROLLBACK", "Task and event written in one transaction, then ROLLBACK: 0 tasks, 0 events."),
+    },
+    PresetText {
+        name: "app-role",
+        uz: ("Faqat INSERT roli", "Ilova roli outboxga faqat yoza oladi: SELECT, UPDATE, DELETE 42501 bilan rad etiladi."),
+        en: ("INSERT-only role", "The app role may only write to the outbox: SELECT, UPDATE, DELETE are denied with 42501."),
+    },
+    PresetText {
+        name: "dual-write-queue-first",
+        uz: ("Dual write: avval navbat", "API avval hodisani qo'shadi, keyin har i % 10 == 3 da COMMIT'dan oldin o'ladi: 10 ta arvoh hodisa."),
+        en: ("Dual write: queue first", "The API adds the event first, then dies before COMMIT at every i % 10 == 3: 10 phantom events."),
+    },
+    PresetText {
+        name: "at-most-once-relay",
+        uz: ("Ko'pi bilan bir marta", "Relay avval belgilab COMMIT qiladi, keyin yuboradi; oradagi o'lim hodisani yo'qotadi."),
+        en: ("At most once", "The relay marks and commits first, publishes after; a death in between loses the event."),
+    },
+    PresetText {
+        name: "worker-no-inbox",
+        uz: ("Inboxsiz worker", "Worker COMMIT'dan keyin, tasdiqdan oldin o'ladi; ish qayta keladi va amal ikki marta bajariladi."),
+        en: ("Worker without inbox", "The worker dies after COMMIT, before acknowledging; the job comes back and the action runs twice."),
+    },
+    PresetText {
+        name: "worker-inbox-own-tx",
+        uz: ("Inbox alohida tranzaksiyada", "Inbox oldin COMMIT bo'ladi, worker amaldan oldin o'ladi; qayta kelgani takror deb tashlanadi, amal umuman bo'lmaydi."),
+        en: ("Inbox in its own transaction", "The inbox commits first, the worker dies before the action; the redelivery is skipped as a duplicate and the action never happens."),
+    },
+    PresetText {
+        name: "worker-action-then-inbox",
+        uz: ("Avval amal, keyin inbox", "Amal COMMIT bo'ladi, worker inboxdan oldin o'ladi; qayta kelganda amal yana bajariladi."),
+        en: ("Action first, inbox after", "The action commits, the worker dies before the inbox row; the redelivery acts again."),
+    },
+    PresetText {
+        name: "worker-external-effect",
+        uz: ("Tashqi ta'sir (email)", "Email tranzaksiyadan tashqarida yuboriladi; worker COMMIT'dan oldin o'lsa, email ikki marta ketadi."),
+        en: ("Outside effect (email)", "The email is sent outside the transaction; if the worker dies before COMMIT, it goes out twice."),
+    },
+    PresetText {
+        name: "worker-external-idempotency-key",
+        uz: ("Tashqi ta'sir + idempotentlik kaliti", "Xizmat hodisa_id ni Idempotency-Key sifatida oladi: email bir marta ketadi."),
+        en: ("Outside effect + idempotency key", "The service takes hodisa_id as its Idempotency-Key: the email goes out once."),
+    },
+    PresetText {
+        name: "queue-down",
+        uz: ("Redis o'chdi", "Redis bir muddat ulanishni rad etadi: relay qo'sha olmaydi, urinishlar o'sadi, hech narsa yo'qolmaydi."),
+        en: ("Redis down", "Redis refuses connections for a while: the relay's adds fail, urinishlar grows, nothing is lost."),
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_model_preset_has_words_in_both_languages() {
+        for s in outbox_model::presets() {
+            let p = preset_text(&s.name)
+                .unwrap_or_else(|| panic!("preset {} has no words in src/words.rs", s.name));
+            for lang in Lang::ALL {
+                assert!(!p.title(lang).trim().is_empty(), "{} title", s.name);
+                assert!(!p.summary(lang).trim().is_empty(), "{} summary", s.name);
+            }
+        }
+    }
+
+    #[test]
+    fn process_names_read_as_words() {
+        assert_eq!(proc_name(Lang::En, "relay-2"), "relay 2");
+        assert_eq!(proc_name(Lang::Uz, "client"), "mijoz");
+        assert_eq!(proc_name(Lang::En, "unknown-x"), "unknown-x");
+    }
+
+    #[test]
+    fn script_steps_count_from_one() {
+        assert_eq!(step_name(Lang::En, Step::Script(0)), "psql statement 1");
+    }
+}

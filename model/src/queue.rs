@@ -152,6 +152,14 @@ impl Queue {
         }
     }
 
+    /// Room for about this many jobs up front (a hint: the lists still grow).
+    pub(crate) fn reserve(&mut self, jobs: usize) {
+        self.slots.reserve(jobs);
+        self.by_event.reserve(jobs + 1);
+        self.created_order
+            .reserve(jobs.min(self.created_order_cap));
+    }
+
     /// The slot holding the job with this key.
     fn slot_of(&self, key: JobKey) -> Option<u32> {
         match key {

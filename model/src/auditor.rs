@@ -84,6 +84,13 @@ impl Auditor {
         Self::default()
     }
 
+    /// Room for this many events up front (a hint: the lists still grow past it).
+    pub(crate) fn reserve(&mut self, events: usize) {
+        self.lives.reserve(events + 1);
+        self.intent_effects.reserve(events + 1);
+        self.intent_rank.reserve(events + 1);
+    }
+
     fn life_mut(&mut self, e: EventId) -> &mut Life {
         &mut self.lives[e.index()]
     }

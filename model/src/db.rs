@@ -334,6 +334,16 @@ impl Db {
         Self::default()
     }
 
+    /// Room for about this many tasks and events up front (a hint: tables still grow).
+    pub(crate) fn reserve(&mut self, events: usize) {
+        self.txs.reserve(3 * events + 1);
+        self.tasks.reserve(events);
+        self.outbox.reserve(events);
+        self.by_event.reserve(events + 1);
+        self.inbox.reserve(events + 1);
+        self.actions.reserve(events);
+    }
+
     // ----- transactions -------------------------------------------------------------
 
     pub fn begin(&mut self, role: Role, tick: u64) -> TxId {

@@ -99,8 +99,16 @@ pub enum StallOutcome {
 pub struct Queue {
     pub opts: QueueOptions,
     pub health: Health,
-    jobs: BTreeMap<JobKey, Job>,
-    waiting: VecDeque<JobKey>,
+    /// Jobs by slot; a removed job frees its slot for the next one (`free`).
+    slots: Vec<Option<Job>>,
+    free: Vec<u32>,
+    /// Slot of the job whose jobId is the event id, by event id (`NO_SLOT`: none), so the
+    /// hot path (add, take, complete, can_deliver) never searches.
+    by_event: Vec<u32>,
+    /// Slots of auto-numbered jobs, by number.
+    auto_slots: BTreeMap<u64, u32>,
+    /// Waiting jobs, by slot, oldest first.
+    waiting: VecDeque<u32>,
     next_auto: u64,
     next_token: u64,
     /// Auto-numbered jobs by event, so lookups never scan.
@@ -109,14 +117,21 @@ pub struct Queue {
     pub created_order: Vec<EventId>,
     pub created_order_cap: usize,
     counts: [u64; 4],
+    /// Jobs whose lock runs out (`lock_until` set): the stalled checker has work only then.
+    lock_timers: u64,
 }
+
+const NO_SLOT: u32 = u32::MAX;
 
 impl Queue {
     pub fn new(opts: QueueOptions) -> Self {
         Queue {
             opts,
             health: Health::Up,
-            jobs: BTreeMap::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            by_event: Vec::new(),
+            auto_slots: BTreeMap::new(),
             waiting: VecDeque::new(),
             next_auto: 1,
             next_token: 1,
@@ -124,6 +139,7 @@ impl Queue {
             created_order: Vec::new(),
             created_order_cap: 1000,
             counts: [0; 4],
+            lock_timers: 0,
         }
     }
 
@@ -136,19 +152,68 @@ impl Queue {
         }
     }
 
-    fn set_state(&mut self, key: JobKey, s: JobState) {
-        let j = self.jobs.get_mut(&key).expect("job");
+    /// Room for about this many jobs up front (a hint: the lists still grow).
+    pub(crate) fn reserve(&mut self, jobs: usize) {
+        self.slots.reserve(jobs);
+        self.by_event.reserve(jobs + 1);
+        self.created_order
+            .reserve(jobs.min(self.created_order_cap));
+    }
+
+    /// The slot holding the job with this key.
+    fn slot_of(&self, key: JobKey) -> Option<u32> {
+        match key {
+            JobKey::Event(e) => self
+                .by_event
+                .get(e as usize)
+                .copied()
+                .filter(|&s| s != NO_SLOT),
+            JobKey::Auto(n) => self.auto_slots.get(&n).copied(),
+        }
+    }
+
+    fn at(&self, slot: u32) -> &Job {
+        self.slots[slot as usize].as_ref().expect("job")
+    }
+
+    fn at_mut(&mut self, slot: u32) -> &mut Job {
+        self.slots[slot as usize].as_mut().expect("job")
+    }
+
+    /// Slots of the jobs `keep` selects, in key order (the order BullMQ's scans use here).
+    fn slots_where(&self, keep: impl Fn(&Job) -> bool) -> Vec<u32> {
+        let mut v: Vec<(JobKey, u32)> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, j)| j.as_ref().filter(|j| keep(j)).map(|j| (j.key, i as u32)))
+            .collect();
+        v.sort_unstable_by_key(|(k, _)| *k);
+        v.into_iter().map(|(_, s)| s).collect()
+    }
+
+    fn set_state_at(&mut self, slot: u32, s: JobState) {
+        let j = self.slots[slot as usize].as_mut().expect("job");
         self.counts[Self::slot(j.state)] -= 1;
         j.state = s;
         self.counts[Self::slot(s)] += 1;
     }
 
-    fn remove(&mut self, key: JobKey) {
-        if let Some(j) = self.jobs.remove(&key) {
-            self.counts[Self::slot(j.state)] -= 1;
-            if let JobKey::Auto(_) = key {
+    fn remove_at(&mut self, slot: u32) {
+        let Some(j) = self.slots[slot as usize].take() else {
+            return;
+        };
+        self.free.push(slot);
+        self.counts[Self::slot(j.state)] -= 1;
+        if j.lock_until.is_some() {
+            self.lock_timers -= 1;
+        }
+        match j.key {
+            JobKey::Event(e) => self.by_event[e as usize] = NO_SLOT,
+            JobKey::Auto(n) => {
+                self.auto_slots.remove(&n);
                 if let Some(v) = self.autos.get_mut(&j.event.0) {
-                    v.retain(|k| *k != key);
+                    v.retain(|k| *k != j.key);
                     if v.is_empty() {
                         self.autos.remove(&j.event.0);
                     }
@@ -170,28 +235,45 @@ impl Queue {
             self.next_auto += 1;
             JobKey::Auto(self.next_auto - 1)
         };
-        if self.jobs.contains_key(&key) {
+        if self.slot_of(key).is_some() {
             return AddResult::Duplicate(key);
         }
-        self.jobs.insert(
+        let job = Job {
             key,
-            Job {
-                key,
-                event,
-                summa,
-                state: JobState::Waiting,
-                worker: None,
-                token: 0,
-                lock_until: None,
-                stalled_count: 0,
-                deliveries: 0,
-            },
-        );
-        self.counts[0] += 1;
-        self.waiting.push_back(key);
-        if let JobKey::Auto(_) = key {
-            self.autos.entry(event.0).or_default().push(key);
+            event,
+            summa,
+            state: JobState::Waiting,
+            worker: None,
+            token: 0,
+            lock_until: None,
+            stalled_count: 0,
+            deliveries: 0,
+        };
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.slots[s as usize] = Some(job);
+                s
+            }
+            None => {
+                self.slots.push(Some(job));
+                (self.slots.len() - 1) as u32
+            }
+        };
+        match key {
+            JobKey::Event(e) => {
+                let e = e as usize;
+                if self.by_event.len() <= e {
+                    self.by_event.resize(e + 1, NO_SLOT);
+                }
+                self.by_event[e] = slot;
+            }
+            JobKey::Auto(n) => {
+                self.auto_slots.insert(n, slot);
+                self.autos.entry(event.0).or_default().push(key);
+            }
         }
+        self.counts[0] += 1;
+        self.waiting.push_back(slot);
         if self.created_order.len() < self.created_order_cap {
             self.created_order.push(event);
         }
@@ -207,20 +289,31 @@ impl Queue {
         if self.health != Health::Up {
             return None;
         }
-        let key = self.waiting.pop_front()?;
-        self.set_state(key, JobState::Active);
+        let slot = self.waiting.pop_front()?;
+        self.set_state_at(slot, JobState::Active);
         let token = self.next_token;
         self.next_token += 1;
-        let j = self.jobs.get_mut(&key).expect("job");
+        let j = self.slots[slot as usize].as_mut().expect("job");
         j.worker = Some(worker);
         j.token = token;
-        j.lock_until = None;
+        let had_timer = j.lock_until.take().is_some();
         j.deliveries += 1;
+        let key = j.key;
+        if had_timer {
+            self.lock_timers -= 1;
+        }
         Some((key, token))
     }
 
     pub fn job(&self, key: JobKey) -> Option<&Job> {
-        self.jobs.get(&key)
+        self.slot_of(key).map(|s| self.at(s))
+    }
+
+    /// The slot of an active job held with this lock token.
+    fn locked_slot(&self, key: JobKey, token: u64) -> Option<u32> {
+        let s = self.slot_of(key)?;
+        let j = self.at(s);
+        (j.state == JobState::Active && j.token == token).then_some(s)
     }
 
     /// `moveToCompleted`. Fails ("Missing lock for job") when the lock was lost.
@@ -228,84 +321,86 @@ impl Queue {
         if self.health != Health::Up {
             return false;
         }
-        match self.jobs.get(&key) {
-            Some(j) if j.state == JobState::Active && j.token == token => {}
-            _ => return false,
-        }
+        let Some(s) = self.locked_slot(key, token) else {
+            return false;
+        };
         if self.opts.remove_on_complete {
-            self.remove(key);
+            self.remove_at(s);
         } else {
-            self.set_state(key, JobState::Completed);
-            let j = self.jobs.get_mut(&key).expect("job");
-            j.worker = None;
+            self.set_state_at(s, JobState::Completed);
+            self.at_mut(s).worker = None;
         }
         true
     }
 
     /// `moveToFailed` after the processor threw (attempts: 1).
     pub fn fail(&mut self, key: JobKey, token: u64) -> bool {
-        match self.jobs.get(&key) {
-            Some(j) if j.state == JobState::Active && j.token == token => {}
-            _ => return false,
-        }
+        let Some(s) = self.locked_slot(key, token) else {
+            return false;
+        };
         if self.opts.remove_on_fail {
-            self.remove(key);
+            self.remove_at(s);
         } else {
-            self.set_state(key, JobState::Failed);
-            self.jobs.get_mut(&key).expect("job").worker = None;
+            self.set_state_at(s, JobState::Failed);
+            self.at_mut(s).worker = None;
         }
         true
     }
 
     /// The worker holding these jobs died: their locks run out after `lock_duration`.
     pub fn worker_died(&mut self, worker: ProcId, now: u64) {
+        if self.count(JobState::Active) == 0 {
+            return;
+        }
         let until = now + self.opts.lock_duration_ticks;
-        for j in self.jobs.values_mut() {
+        for j in self.slots.iter_mut().flatten() {
             if j.state == JobState::Active && j.worker == Some(worker) && j.lock_until.is_none() {
                 j.lock_until = Some(until);
+                self.lock_timers += 1;
             }
         }
     }
 
     /// Some active job belongs to a dead worker (its lock will run out).
     pub fn has_orphaned_active(&self) -> bool {
-        self.count(JobState::Active) > 0
+        self.lock_timers > 0
+            && self.count(JobState::Active) > 0
             && self
-                .jobs
-                .values()
+                .slots
+                .iter()
+                .flatten()
                 .any(|j| j.state == JobState::Active && j.lock_until.is_some())
     }
 
     /// The stalled-jobs checker.
     pub fn check_stalled(&mut self, now: u64) -> Vec<StallOutcome> {
-        if self.health != Health::Up {
+        if self.health != Health::Up || self.lock_timers == 0 {
             return Vec::new();
         }
-        let expired: Vec<JobKey> = self
-            .jobs
-            .values()
-            .filter(|j| j.state == JobState::Active && j.lock_until.is_some_and(|t| t <= now))
-            .map(|j| j.key)
-            .collect();
+        let expired = self.slots_where(|j| {
+            j.state == JobState::Active && j.lock_until.is_some_and(|t| t <= now)
+        });
         let mut out = Vec::new();
-        for key in expired {
-            let j = self.jobs.get_mut(&key).expect("job");
+        for s in expired {
+            let j = self.at_mut(s);
             j.stalled_count += 1;
             j.worker = None;
             j.lock_until = None;
             let ev = j.event;
-            if j.stalled_count > self.opts.max_stalled_count {
+            let stalled_count = j.stalled_count;
+            self.lock_timers -= 1;
+            if stalled_count > self.opts.max_stalled_count {
                 out.push(StallOutcome::Failed(ev));
                 if self.opts.remove_on_fail {
-                    self.remove(key);
+                    self.remove_at(s);
                 } else {
-                    self.set_state(key, JobState::Failed);
+                    self.set_state_at(s, JobState::Failed);
                 }
             } else {
                 out.push(StallOutcome::BackToWait(ev));
-                self.set_state(key, JobState::Waiting);
+                self.set_state_at(s, JobState::Waiting);
                 // Stalled jobs go back to the head of the line.
-                self.waiting.push_front(key);
+                self.waiting.push_front(s);
             }
         }
         out
@@ -313,38 +408,40 @@ impl Queue {
 
     /// `queue.retryJobs({ state: 'failed' })`: an operator's way back from the failed set.
     pub fn retry_failed(&mut self) -> Vec<EventId> {
-        let failed: Vec<JobKey> = self
-            .jobs
-            .values()
-            .filter(|j| j.state == JobState::Failed)
-            .map(|j| j.key)
-            .collect();
+        if self.count(JobState::Failed) == 0 {
+            return Vec::new();
+        }
+        let failed = self.slots_where(|j| j.state == JobState::Failed);
         let mut out = Vec::new();
-        for key in failed {
-            self.set_state(key, JobState::Waiting);
-            let j = self.jobs.get_mut(&key).expect("job");
+        for s in failed {
+            self.set_state_at(s, JobState::Waiting);
+            let j = self.at_mut(s);
             j.stalled_count = 0;
             out.push(j.event);
-            self.waiting.push_back(key);
+            self.waiting.push_back(s);
         }
         out
     }
 
     /// Redis restarted without persistence: everything is gone.
     pub fn lose_everything(&mut self) -> Vec<EventId> {
-        let evs = self.jobs.values().map(|j| j.event).collect();
-        self.jobs.clear();
+        let evs = self.jobs().map(|j| j.event).collect();
+        self.slots.clear();
+        self.free.clear();
+        self.by_event.clear();
+        self.auto_slots.clear();
         self.waiting.clear();
         self.autos.clear();
         self.counts = [0; 4];
+        self.lock_timers = 0;
         evs
     }
 
     pub fn len(&self) -> u64 {
-        self.jobs.len() as u64
+        self.counts.iter().sum()
     }
     pub fn is_empty(&self) -> bool {
-        self.jobs.is_empty()
+        self.len() == 0
     }
     pub fn count(&self, s: JobState) -> u64 {
         self.counts[Self::slot(s)]
@@ -352,35 +449,50 @@ impl Queue {
 
     /// Jobs for an event, in key order (one unless jobs were added without a jobId).
     pub fn jobs_for(&self, ev: EventId) -> impl Iterator<Item = &Job> {
-        let direct = self.jobs.get(&JobKey::Event(ev.0));
+        let direct = self.job(JobKey::Event(ev.0));
         let autos = self
             .autos
             .get(&ev.0)
             .into_iter()
             .flatten()
-            .filter_map(|k| self.jobs.get(k));
+            .filter_map(|k| self.job(*k));
         direct.into_iter().chain(autos)
     }
 
     /// Whether some job can still hand this event to a worker (waiting or active).
     pub fn can_deliver(&self, ev: EventId) -> bool {
-        self.jobs_for(ev)
-            .any(|j| matches!(j.state, JobState::Waiting | JobState::Active))
+        let live = |j: &Job| matches!(j.state, JobState::Waiting | JobState::Active);
+        if self.job(JobKey::Event(ev.0)).is_some_and(live) {
+            return true;
+        }
+        !self.autos.is_empty() && self.jobs_for(ev).any(live)
     }
 
+    /// Every job, in key order.
     pub fn jobs(&self) -> impl Iterator<Item = &Job> {
-        self.jobs.values()
+        self.slots_where(|_| true).into_iter().map(|s| self.at(s))
     }
 
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut c = [0u64; 4];
-        for j in self.jobs.values() {
+        let mut timers = 0;
+        for j in self.slots.iter().flatten() {
             c[Self::slot(j.state)] += 1;
+            timers += j.lock_until.is_some() as u64;
+            if self.slot_of(j.key).map(|s| self.at(s).key) != Some(j.key) {
+                return Err(format!("queue-counts: {:?} not found by its key", j.key));
+            }
         }
         if c != self.counts {
             return Err(format!(
                 "queue-counts: counted {:?}, kept {:?}",
                 c, self.counts
+            ));
+        }
+        if timers != self.lock_timers {
+            return Err(format!(
+                "queue-counts: {timers} lock timers, kept {}",
+                self.lock_timers
             ));
         }
         if self.waiting.len() as u64 != c[0] {
@@ -390,9 +502,13 @@ impl Queue {
                 c[0]
             ));
         }
-        for k in &self.waiting {
-            if self.jobs.get(k).map(|j| j.state) != Some(JobState::Waiting) {
-                return Err(format!("queue-wait-list: {k:?} listed but not waiting"));
+        for &s in &self.waiting {
+            let j = self.slots.get(s as usize).and_then(|j| j.as_ref());
+            if j.map(|j| j.state) != Some(JobState::Waiting) {
+                return Err(format!(
+                    "queue-wait-list: {:?} listed but not waiting",
+                    j.map(|j| j.key)
+                ));
             }
         }
         Ok(())

@@ -499,12 +499,26 @@ pub struct World {
 }
 
 const POLL_HISTORY: usize = 64;
+/// Up to this many events' worth of table space is reserved when a world is made: the
+/// canon runs never grow a list, and a big run does not claim its whole size up front.
+const RESERVE_EVENTS: usize = 4096;
 
-/// The runnable processes of one tick, without an allocation.
+/// The runnable processes of one tick, without an allocation: bit `i` is process `i`.
 #[derive(Default)]
 struct Runnable {
-    ids: [u8; 16],
+    mask: u64,
     len: usize,
+}
+
+impl Runnable {
+    /// The `k`-th runnable process in world order.
+    fn nth(&self, k: usize) -> usize {
+        let mut m = self.mask;
+        for _ in 0..k {
+            m &= m - 1;
+        }
+        m.trailing_zeros() as usize
+    }
 }
 const MAX_VIOLATIONS: usize = 16;
 
@@ -572,6 +586,12 @@ impl World {
             scratch: Default::default(),
             cfg,
         };
+        let hint = (s.workload.tasks as usize + s.workload.preloaded_events as usize)
+            .min(RESERVE_EVENTS);
+        w.auditor.reserve(hint);
+        w.db.reserve(hint);
+        w.queue.reserve(hint);
+        w.log.reserve(w.cfg.log_cap.min(RESERVE_EVENTS));
         for f in &s.faults {
             match f {
                 Fault::Kill {
@@ -707,13 +727,14 @@ impl World {
     }
 
     fn runnable_list(&self, out: &mut Runnable) {
-        out.len = 0;
+        let (mut mask, mut len) = (0u64, 0usize);
         for i in 0..self.procs.len() {
-            if self.runnable(i) {
-                out.ids[out.len] = i as u8;
-                out.len += 1;
-            }
+            let r = self.runnable(i);
+            mask |= (r as u64) << i;
+            len += r as usize;
         }
+        out.mask = mask;
+        out.len = len;
     }
 
     /// Nothing is left to do: the client is done, nobody is mid-program, no row waits to be
@@ -787,7 +808,7 @@ impl World {
                 }
             }
         }
-        let pick = runnable.ids[self.rng.below(runnable.len as u64) as usize] as usize;
+        let pick = runnable.nth(self.rng.below(runnable.len as u64) as usize);
         self.run_proc(pick);
         self.after_step();
         true
@@ -1113,14 +1134,22 @@ impl World {
         self.procs[i].arrived = true;
         let pid = ProcId(i as u8);
         let step = self.procs[i].pc;
-        let ctx = self.context(i);
+        // The context is read only when some rule is armed for this process and step.
+        let mut ctx = None;
         let mut fire = false;
-        for k in self.armed.iter_mut() {
+        for n in 0..self.armed.len() {
+            let k = &self.armed[n];
             if k.proc != pid || k.step != step || k.remaining == Some(0) {
                 continue;
             }
-            k.reached += 1;
-            if !fire && Self::when_holds(&k.when, k.reached, ctx) {
+            let reached = k.reached + 1;
+            self.armed[n].reached = reached;
+            if fire {
+                continue;
+            }
+            let c = *ctx.get_or_insert_with(|| self.context(i));
+            let k = &mut self.armed[n];
+            if Self::when_holds(&k.when, reached, c) {
                 fire = true;
                 if let Some(r) = k.remaining.as_mut() {
                     *r -= 1;
@@ -1993,13 +2022,12 @@ impl World {
             touched.sort_unstable();
             touched.dedup();
         }
+        let checked = self.check != CheckLevel::Off;
+        let once = self.cfg.worker == WorkerMode::InboxSameTx;
         for &e in &touched {
             let c = self.judge(e);
             self.auditor.classify(e, c);
-        }
-        if self.check != CheckLevel::Off {
-            let once = self.cfg.worker == WorkerMode::InboxSameTx;
-            for &e in &touched {
+            if checked {
                 if let Err(v) = self.auditor.check_event(e, once) {
                     self.violation(v);
                 }
@@ -2024,10 +2052,14 @@ impl World {
             self.violation(v);
         }
         // no-orphan-transaction: every open transaction belongs to a live process.
-        let held = self.procs.iter().filter(|p| p.tx.is_some()).count();
-        if held != self.db.open_transactions()
-            || self.procs.iter().any(|p| !p.alive && p.tx.is_some())
-        {
+        let (mut held, mut orphaned) = (0, false);
+        for p in &self.procs {
+            if p.tx.is_some() {
+                held += 1;
+                orphaned |= !p.alive;
+            }
+        }
+        if held != self.db.open_transactions() || orphaned {
             self.violation(format!(
                 "no-orphan-transaction: {} open, {} held by processes",
                 self.db.open_transactions(),

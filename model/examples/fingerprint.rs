@@ -1,0 +1,113 @@
+//! Prints one line per (preset, variant, seed): a hash of everything a run leaves behind
+//! (trace hash, counters, log, queue, polls, kills, classes, enabled actions per step).
+//! Run it before and after an internal change and diff the output: any difference is a
+//! behaviour change. `cargo run -p outbox-model --release --example fingerprint`.
+use outbox_model::scenario::{Timed, When};
+use outbox_model::world::CheckLevel;
+use outbox_model::{Action, Scenario, World};
+
+fn fnv(h: &mut u64, s: &str) {
+    for b in s.bytes() {
+        *h = (*h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+}
+
+fn variants(s: &Scenario) -> Vec<(&'static str, Scenario)> {
+    let mut v = vec![("base", s.clone())];
+    let mut a = s.clone();
+    a.config.relay.job_id = false;
+    v.push(("auto-ids", a));
+    let mut a = s.clone();
+    a.config.relays = 3;
+    a.config.workers = 3;
+    v.push(("3x3", a));
+    let mut a = s.clone();
+    a.config.queue.remove_on_complete = true;
+    a.config.queue.remove_on_fail = true;
+    v.push(("remove", a));
+    let mut a = s.clone();
+    let t = |at_tick, action| Timed { at_tick, action };
+    a.schedule.push(t(40, Action::QueueDown { hang: true }));
+    a.schedule.push(t(90, Action::Kill { process: "worker-1".into() }));
+    a.schedule.push(t(150, Action::QueueUp));
+    a.schedule.push(t(170, Action::QueueDown { hang: false }));
+    a.schedule.push(t(260, Action::QueueUp));
+    a.schedule.push(t(300, Action::Kill { process: "relay-1".into() }));
+    a.schedule.push(t(320, Action::ArmKill {
+        process: "worker-1".into(),
+        step: outbox_model::Step::Commit,
+        when: When::Always,
+        times: Some(2),
+    }));
+    a.schedule.push(t(600, Action::RetryFailedJobs));
+    a.config.relays = a.config.relays.max(1);
+    a.config.workers = a.config.workers.max(1);
+    v.push(("faults", a));
+    let mut a = s.clone();
+    a.config.relays = 2;
+    a.config.relay.lock = outbox_model::db::LockMode::Wait;
+    v.push(("wait", a));
+    let mut a = s.clone();
+    a.config.relays = 2;
+    a.config.relay.lock = outbox_model::db::LockMode::Nowait;
+    v.push(("nowait", a));
+    v
+}
+
+fn main() {
+    for p in outbox_model::presets() {
+        for (vn, s) in variants(&p) {
+            if s.validate().is_err() {
+                continue;
+            }
+            for seed in [p.seed, 1, 2, 3, 4, 5, 99] {
+                for full in [false, true] {
+                    if full && seed > 2 {
+                        continue;
+                    }
+                    let mut s = s.clone();
+                    s.seed = seed;
+                    s.max_ticks = s.max_ticks.min(20_000);
+                    let mut w = World::new(&s);
+                    w.cfg.log_cap = 100_000;
+                    w.check = if full { CheckLevel::Full } else { CheckLevel::Touched };
+                    let mut h = 0xcbf2_9ce4_8422_2325u64;
+                    let mut n = 0;
+                    while w.tick < s.max_ticks && !w.settled() {
+                        fnv(&mut h, &format!("{:?}", w.enabled()));
+                        if !w.step() {
+                            break;
+                        }
+                        n += 1;
+                        if n % 97 == 0 {
+                            fnv(&mut h, &format!("{:?}", w.counters()));
+                        }
+                    }
+                    fnv(&mut h, &format!("{:?}", w.counters()));
+                    fnv(&mut h, &format!("{:?}", w.log));
+                    fnv(&mut h, &format!("{:?}", w.violations));
+                    fnv(&mut h, &format!("{:?}", w.queue.jobs().collect::<Vec<_>>()));
+                    fnv(&mut h, &format!("{:?}", w.queue.created_order));
+                    fnv(&mut h, &format!("{:?}", w.polls));
+                    fnv(&mut h, &format!("{:?}", w.kills));
+                    fnv(&mut h, &format!("{:?}", w.script_results));
+                    fnv(&mut h, &format!("{:?}", w.procs));
+                    fnv(&mut h, &format!("{:?}", w.auditor.events().collect::<Vec<_>>()));
+                    for e in w.auditor.events().map(|(e, _)| e).take(300) {
+                        fnv(&mut h, &format!("{:?}", w.judge(e)));
+                    }
+                    println!(
+                        "{:<28} {:<8} seed {:>3} full {} trace {:016x} steps {:>6} all {:016x}",
+                        p.name,
+                        vn,
+                        seed,
+                        full as u8,
+                        w.trace_hash,
+                        w.steps,
+                        h
+                    );
+                }
+            }
+        }
+    }
+}

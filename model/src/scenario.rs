@@ -27,6 +27,9 @@ pub enum RelayMode {
     Lesson,
     /// Mark and commit first, publish after (at-most-once).
     MarkFirst,
+    /// A high-water mark instead of `tarqatilgan_vaqt IS NULL`: `WHERE id > last_id`. The
+    /// mark moves to the last id published in order, saved with the poll's COMMIT.
+    HighWater,
 }
 
 /// How the consumer guards its business action.
@@ -56,6 +59,9 @@ pub struct RelayConfig {
     pub poll_interval_ticks: u64,
     /// Publish with `jobId = hodisa_id` (the lesson does).
     pub job_id: bool,
+    /// Move a row whose publish failed to the dead-letter table `outbox_olik` once its
+    /// `urinishlar` reaches this many (None: retry forever, as the lesson's relay does).
+    pub dead_letter_after: Option<u32>,
 }
 
 impl Default for RelayConfig {
@@ -66,6 +72,7 @@ impl Default for RelayConfig {
             partiya: 100,
             poll_interval_ticks: 20,
             job_id: true,
+            dead_letter_after: None,
         }
     }
 }
@@ -91,6 +98,46 @@ pub struct Config {
     pub stuck_after_ticks: u64,
     /// Entries kept in the event log.
     pub log_cap: usize,
+    /// Run a CDC relay (process `cdc`) reading the commit-ordered log through a slot.
+    pub cdc: bool,
+    /// Run a cleaner (process `cleaner`), the lesson's `outboxTozala` on a schedule.
+    pub cleaner: Option<CleanerConfig>,
+    /// How often the client sends a request again after an error answer (the answer may
+    /// have been lost after COMMIT).
+    pub client_retries: u32,
+    /// The API stores the client's idempotency key in the request's transaction
+    /// (`sorov_kalitlari`) and answers a repeat with the first result (outbox API only).
+    pub api_idempotency_key: bool,
+}
+
+/// Model time: one "day" of retention is this many ticks (a relay polls every 20 ticks by
+/// default, so a day is five default polls; retention periods are about order, not size).
+pub const TICKS_PER_DAY: u64 = 100;
+
+/// The cleaner: `DELETE FROM outbox WHERE tarqatilgan_vaqt < now() - retention`, every
+/// `interval_ticks`, in its own transaction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CleanerConfig {
+    /// Outbox retention in days ([`TICKS_PER_DAY`] ticks each); the lesson's default is 7.
+    pub retention_days: u32,
+    /// The lesson's filter on `tarqatilgan_vaqt`. `false` is the broken variant that
+    /// deletes by `yaratilgan_vaqt` alone, published or not.
+    pub published_only: bool,
+    /// Also delete inbox rows older than this many days (None: keep the inbox forever).
+    pub inbox_retention_days: Option<u32>,
+    pub interval_ticks: u64,
+}
+
+impl Default for CleanerConfig {
+    fn default() -> Self {
+        CleanerConfig {
+            retention_days: 7,
+            published_only: true,
+            inbox_retention_days: None,
+            interval_ticks: TICKS_PER_DAY,
+        }
+    }
 }
 
 impl Default for Config {
@@ -107,6 +154,10 @@ impl Default for Config {
             restart_after_ticks: Some(5),
             stuck_after_ticks: 500,
             log_cap: 200,
+            cdc: false,
+            cleaner: None,
+            client_retries: 0,
+            api_idempotency_key: false,
         }
     }
 }
@@ -120,6 +171,9 @@ pub struct Workload {
     pub preloaded_events: u32,
     /// `malumot.summa` of every event (the payment exercise's 50 000).
     pub summa: u32,
+    /// Each preloaded task also has its `vazifa.bajarildi` event, right after its
+    /// `vazifa.yaratildi` (ids 2i+1 and 2i+2 for task i).
+    pub preloaded_completed: bool,
 }
 
 impl Default for Workload {
@@ -128,6 +182,7 @@ impl Default for Workload {
             tasks: 10,
             preloaded_events: 0,
             summa: 0,
+            preloaded_completed: false,
         }
     }
 }
@@ -191,6 +246,9 @@ pub enum ScriptStmt {
     SelectCountTasks,
     UpdateOutbox,
     DeleteOutbox,
+    /// `SELECT pg_sleep(…)`: the session is busy for [`crate::world::PG_SLEEP_TICKS`]
+    /// ticks (inside a transaction: a slow transaction).
+    PgSleep,
     Commit,
     Rollback,
 }
@@ -301,6 +359,17 @@ impl Scenario {
                 "config.queue",
                 "lock_duration_ticks and stalled_interval_ticks must be > 0".into(),
             );
+        }
+        if let Some(c) = &self.config.cleaner {
+            if c.interval_ticks == 0 {
+                return err("config.cleaner.interval_ticks", "must be > 0".into());
+            }
+        }
+        if self.config.client_retries > 10 {
+            return err("config.client_retries", "at most 10".into());
+        }
+        if self.config.relay.dead_letter_after == Some(0) {
+            return err("config.relay.dead_letter_after", "must be > 0".into());
         }
         if self.config.log_cap > 10_000 {
             return err("config.log_cap", "at most 10000".into());

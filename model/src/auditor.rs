@@ -77,6 +77,9 @@ pub struct Auditor {
     pub duplicate_effects: u64,
     pub phantoms: u64,
     pub reordered: u64,
+    /// Committed tasks per client request (kept only when the client retries).
+    intent_tasks: Vec<u8>,
+    pub duplicate_tasks: u64,
 }
 
 impl Auditor {
@@ -137,6 +140,20 @@ impl Auditor {
         if self.intent_effects.len() <= i {
             self.intent_effects.resize(i + 1, [0, 0]);
             self.intent_rank.resize(i + 1, 0xff);
+        }
+    }
+
+    /// A task for this client request committed; a second one is a duplicate task (the
+    /// client retried, and nothing told the API it was the same request).
+    pub fn task_committed(&mut self, intent: u32) {
+        let i = intent as usize;
+        if self.intent_tasks.len() <= i {
+            self.intent_tasks.resize(i + 1, 0);
+        }
+        let n = &mut self.intent_tasks[i];
+        *n = n.saturating_add(1);
+        if *n > 1 {
+            self.duplicate_tasks += 1;
         }
     }
 

@@ -67,6 +67,8 @@ pub enum Table {
     Outbox,
     Inbox,
     Amallar,
+    /// `sorov_kalitlari`: the API's idempotency keys (one per client request).
+    SorovKalitlari,
 }
 
 impl Table {
@@ -77,6 +79,7 @@ impl Table {
             Table::Outbox => "permission denied for table outbox",
             Table::Inbox => "permission denied for table inbox",
             Table::Amallar => "permission denied for table amallar",
+            Table::SorovKalitlari => "permission denied for table sorov_kalitlari",
         }
     }
 
@@ -86,6 +89,7 @@ impl Table {
             Table::Outbox => "outbox",
             Table::Inbox => "inbox",
             Table::Amallar => "amallar",
+            Table::SorovKalitlari => "sorov_kalitlari",
         }
     }
 }
@@ -127,6 +131,8 @@ pub enum OutboxChange {
     Unpublish,
     /// `DELETE`.
     Delete,
+    /// Moved to the dead-letter table `outbox_olik` (a DELETE … RETURNING into an INSERT).
+    DeadLetter,
 }
 
 impl LockMode {
@@ -156,6 +162,8 @@ pub struct OutboxData {
     pub tarqatilgan_vaqt: Option<u64>,
     pub urinishlar: u32,
     pub deleted: bool,
+    /// Deleted by the dead-letter move: the row now lives in `outbox_olik`.
+    pub dead_letter: bool,
 }
 
 /// An outbox row. `data` is the newest committed version; the lock holder's private
@@ -189,6 +197,8 @@ impl OutboxRow {
 struct InboxSlot {
     /// 0 when the slot is empty.
     xmin: TxId,
+    /// A transaction that deleted the row and has not ended yet (0: none).
+    xmax: TxId,
     ishlangan_vaqt: u64,
 }
 
@@ -218,6 +228,8 @@ struct TxWork {
     outbox_inserted: Vec<u32>,
     outbox_locked: Vec<u32>,
     inbox: Vec<EventId>,
+    inbox_deleted: Vec<EventId>,
+    keys: Vec<u32>,
     actions: Vec<u32>,
 }
 
@@ -285,6 +297,8 @@ pub struct Db {
     /// Outbox index by event, for lookups (u32::MAX: none).
     by_event: Vec<u32>,
     inbox: Vec<InboxSlot>,
+    /// `sorov_kalitlari`, by the client request's index.
+    keys: Vec<InboxSlot>,
     pub actions: Vec<ActionRow>,
     /// Committed counters kept as rows commit, so a snapshot never scans a table.
     committed_tasks: u64,
@@ -297,7 +311,11 @@ pub struct Db {
     /// Retain the commit log (a replication slot exists).
     pub wal_retain: bool,
     pub wal: VecDeque<WalRecord>,
+    /// Events in the retained log, for O(log n) lookups.
+    wal_events: BTreeSet<u32>,
     next_lsn: u64,
+    /// Rows moved to `outbox_olik` (committed).
+    dead_letters: u64,
 }
 
 const NONE: u32 = u32::MAX;
@@ -315,6 +333,7 @@ impl Default for Db {
             unpublished: BTreeSet::new(),
             by_event: Vec::new(),
             inbox: Vec::new(),
+            keys: Vec::new(),
             actions: Vec::new(),
             committed_tasks: 0,
             committed_events: 0,
@@ -324,7 +343,9 @@ impl Default for Db {
             app_can_read_hodisa_id: false,
             wal_retain: false,
             wal: VecDeque::new(),
+            wal_events: BTreeSet::new(),
             next_lsn: 1,
+            dead_letters: 0,
         }
     }
 }
@@ -376,6 +397,8 @@ impl Db {
         w.outbox_inserted.clear();
         w.outbox_locked.clear();
         w.inbox.clear();
+        w.inbox_deleted.clear();
+        w.keys.clear();
         w.actions.clear();
         if self.spare.0.len() < 8 {
             self.spare.0.push(w);
@@ -446,7 +469,9 @@ impl Db {
             Role::Owner => true,
             Role::App => matches!(
                 (table, p),
-                (Table::Vazifalar, Privilege::Insert) | (Table::Outbox, Privilege::Insert)
+                (Table::Vazifalar, Privilege::Insert)
+                    | (Table::Outbox, Privilege::Insert)
+                    | (Table::SorovKalitlari, Privilege::Insert)
             ),
         };
         if allowed {
@@ -523,6 +548,7 @@ impl Db {
                 tarqatilgan_vaqt: None,
                 urinishlar: 0,
                 deleted: false,
+                dead_letter: false,
             },
             lock: 0,
         });
@@ -750,7 +776,7 @@ impl Db {
         change: OutboxChange,
         recheck: impl Fn(&OutboxData) -> bool,
     ) -> Exec<u64> {
-        let p = if change == OutboxChange::Delete {
+        let p = if matches!(change, OutboxChange::Delete | OutboxChange::DeadLetter) {
             Privilege::Delete
         } else {
             Privilege::Update
@@ -790,6 +816,10 @@ impl Db {
                 OutboxChange::SetPublished => d.tarqatilgan_vaqt = Some(now),
                 OutboxChange::Unpublish => d.tarqatilgan_vaqt = None,
                 OutboxChange::Delete => d.deleted = true,
+                OutboxChange::DeadLetter => {
+                    d.deleted = true;
+                    d.dead_letter = true;
+                }
             }
             self.pending.insert(i, d);
             c.got.push(i);
@@ -848,8 +878,8 @@ impl Db {
             .count() as u64
     }
 
-    /// `INSERT INTO inbox … ON CONFLICT DO NOTHING`. Waits for an uncommitted insert of
-    /// the same key; returns whether a row was inserted.
+    /// `INSERT INTO inbox … ON CONFLICT DO NOTHING`. Waits for an uncommitted insert (or
+    /// delete) of the same key; returns whether a row was inserted.
     pub fn inbox_insert(&mut self, tx: TxId, hodisa: EventId, tick: u64) -> Exec<bool> {
         if let Err(e) = self
             .usable(tx)
@@ -857,25 +887,62 @@ impl Db {
         {
             return self.fail(tx, e);
         }
-        let e = hodisa.index();
-        if self.inbox.len() <= e {
-            self.inbox.resize(e + 1, InboxSlot::default());
-        }
-        let slot = self.inbox[e];
-        if slot.xmin != 0 {
-            if slot.xmin == tx || self.committed(slot.xmin) {
-                return Exec::Done(false);
+        match slot_insert(&self.txs, &mut self.inbox, hodisa.index(), tx, tick) {
+            Exec::Done(true) => {
+                self.wm(tx).expect("open tx").inbox.push(hodisa);
+                Exec::Done(true)
             }
-            if self.is_open(slot.xmin) {
-                return Exec::Blocked(slot.xmin);
+            other => other,
+        }
+    }
+
+    /// `INSERT INTO sorov_kalitlari (kalit) VALUES ($1) ON CONFLICT DO NOTHING`: the API's
+    /// idempotency key, in the request's own transaction. Returns whether it was new.
+    pub fn key_insert(&mut self, tx: TxId, intent: u32, tick: u64) -> Exec<bool> {
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::SorovKalitlari, Privilege::Insert))
+        {
+            return self.fail(tx, e);
+        }
+        match slot_insert(&self.txs, &mut self.keys, intent as usize, tx, tick) {
+            Exec::Done(true) => {
+                self.wm(tx).expect("open tx").keys.push(intent);
+                Exec::Done(true)
+            }
+            other => other,
+        }
+    }
+
+    /// `DELETE FROM inbox WHERE ishlangan_vaqt < $cutoff`: the consumer's retention. Rows
+    /// another open transaction is deleting make it wait, as any DELETE does.
+    pub fn inbox_cleanup(&mut self, tx: TxId, cutoff: u64) -> Exec<u64> {
+        if let Err(e) = self
+            .usable(tx)
+            .and_then(|_| self.check(tx, Table::Inbox, Privilege::Delete))
+        {
+            return self.fail(tx, e);
+        }
+        // First wait for anyone else holding a qualifying row, then take them all.
+        for s in &self.inbox {
+            if s.xmin != 0 && self.committed(s.xmin) && s.ishlangan_vaqt < cutoff {
+                if s.xmax != 0 && s.xmax != tx && self.is_open(s.xmax) {
+                    return Exec::Blocked(s.xmax);
+                }
             }
         }
-        self.inbox[e] = InboxSlot {
-            xmin: tx,
-            ishlangan_vaqt: tick,
-        };
-        self.wm(tx).expect("open tx").inbox.push(hodisa);
-        Exec::Done(true)
+        let mut n = 0;
+        let mut gone = Vec::new();
+        for (i, s) in self.inbox.iter_mut().enumerate() {
+            let live = s.xmin != 0 && self.txs[s.xmin as usize] == TxStatus::Committed;
+            if live && s.ishlangan_vaqt < cutoff && s.xmax != tx {
+                s.xmax = tx;
+                gone.push(EventId(i as u32));
+                n += 1;
+            }
+        }
+        self.wm(tx).expect("open tx").inbox_deleted.extend(gone);
+        Exec::Done(n)
     }
 
     pub fn action_insert(&mut self, tx: TxId, hodisa: EventId, summa: u32) -> Exec<()> {
@@ -936,6 +1003,9 @@ impl Db {
                 if d.deleted && !row.data.deleted {
                     self.committed_events -= 1;
                 }
+                if d.dead_letter && !row.data.dead_letter {
+                    self.dead_letters += 1;
+                }
                 row.data = d;
             }
             if row.data.tarqatilgan_vaqt.is_none() && !row.data.deleted {
@@ -948,6 +1018,11 @@ impl Db {
             self.committed_inbox += 1;
             out.inbox.push(h);
         }
+        for &h in &w.inbox_deleted {
+            self.inbox[h.index()] = InboxSlot::default();
+            self.committed_inbox -= 1;
+            out.touched_events.push(h);
+        }
         for &a in &w.actions {
             let row = &self.actions[a as usize];
             self.committed_actions += 1;
@@ -957,6 +1032,7 @@ impl Db {
         if !w.outbox_inserted.is_empty() {
             if self.wal_retain {
                 let lsn = self.next_lsn;
+                self.wal_events.extend(out.events.iter().map(|e| e.0));
                 self.wal.push_back(WalRecord {
                     lsn,
                     tx,
@@ -994,6 +1070,12 @@ impl Db {
         for &h in &w.inbox {
             self.inbox[h.index()] = InboxSlot::default();
             out.touched_events.push(h);
+        }
+        for &h in &w.inbox_deleted {
+            self.inbox[h.index()].xmax = 0;
+        }
+        for &k in &w.keys {
+            self.keys[k as usize] = InboxSlot::default();
         }
         self.recycle(w);
     }
@@ -1043,6 +1125,11 @@ impl Db {
         (i != NONE).then(|| &self.outbox[i as usize])
     }
 
+    /// The event's outbox index, if a row was ever inserted.
+    pub fn event_index(&self, h: EventId) -> Option<u32> {
+        self.by_event.get(h.index()).copied().filter(|&i| i != NONE)
+    }
+
     /// The event has a committed, undeleted outbox row not yet published.
     pub fn event_unpublished(&self, h: EventId) -> bool {
         self.event_row(h).is_some_and(|r| {
@@ -1070,8 +1157,78 @@ impl Db {
     /// Drops the log up to and including `lsn` (a slot confirmed it).
     pub fn wal_confirm(&mut self, lsn: u64) {
         while self.wal.front().is_some_and(|r| r.lsn <= lsn) {
-            self.wal.pop_front();
+            let r = self.wal.pop_front().expect("front");
+            for e in r.events {
+                self.wal_events.remove(&e.0);
+            }
         }
+    }
+
+    /// The event's insert is in the retained log (not yet confirmed by the slot).
+    pub fn wal_holds(&self, h: EventId) -> bool {
+        self.wal_events.contains(&h.0)
+    }
+
+    /// Outbox inserts the slot retains (committed, not yet confirmed).
+    pub fn wal_retained_events(&self) -> u64 {
+        self.wal_events.len() as u64
+    }
+
+    /// Rows moved to the dead-letter table.
+    pub fn dead_letters(&self) -> u64 {
+        self.dead_letters
+    }
+
+    /// The key was committed by an earlier request.
+    pub fn key_committed(&self, intent: u32) -> bool {
+        self.keys
+            .get(intent as usize)
+            .is_some_and(|s| s.xmin != 0 && self.committed(s.xmin))
+    }
+
+    /// The dead-letter move: `DELETE FROM outbox WHERE id = ANY($1) AND urinishlar >= $2`
+    /// into `outbox_olik`. Sees the transaction's own `urinishlar + 1`.
+    pub fn dead_letter(
+        &mut self,
+        tx: TxId,
+        rows: &[u32],
+        min_attempts: u32,
+        c: &mut Cursor,
+    ) -> Exec<u64> {
+        if !c.started {
+            c.started = true;
+            let mut v = rows.to_vec();
+            v.sort_unstable();
+            v.dedup();
+            c.candidates = v;
+            c.pos = 0;
+            c.got.clear();
+        }
+        self.update_outbox_checked(tx, c, OutboxChange::DeadLetter, |d| {
+            d.urinishlar >= min_attempts
+        })
+    }
+
+    /// The operator's recovery after Redis lost its data:
+    /// `UPDATE outbox SET tarqatilgan_vaqt = NULL WHERE tarqatilgan_vaqt >= $1`.
+    pub fn unpublish_since(&mut self, tx: TxId, since: u64, c: &mut Cursor) -> Exec<u64> {
+        if !c.started {
+            let rows: Vec<u32> = (0..self.outbox.len() as u32)
+                .filter(|&i| {
+                    let r = &self.outbox[i as usize];
+                    self.committed(r.xmin)
+                        && !r.data.deleted
+                        && r.data.tarqatilgan_vaqt.is_some_and(|t| t >= since)
+                })
+                .collect();
+            c.started = true;
+            c.candidates = rows;
+            c.pos = 0;
+            c.got.clear();
+        }
+        self.update_outbox_checked(tx, c, OutboxChange::Unpublish, |d| {
+            d.tarqatilgan_vaqt.is_some_and(|t| t >= since)
+        })
     }
 
     /// Checks the database's own invariants; returns a description of the first broken one.
@@ -1105,6 +1262,40 @@ impl Db {
         }
         Ok(())
     }
+}
+
+/// `INSERT … ON CONFLICT DO NOTHING` on a one-column primary key kept as slots: waits for
+/// an uncommitted insert or delete of the same key, then inserts or does nothing.
+fn slot_insert(
+    txs: &[TxStatus],
+    slots: &mut Vec<InboxSlot>,
+    key: usize,
+    tx: TxId,
+    tick: u64,
+) -> Exec<bool> {
+    if slots.len() <= key {
+        slots.resize(key + 1, InboxSlot::default());
+    }
+    let slot = slots[key];
+    let open = |t: TxId| matches!(txs[t as usize], TxStatus::Active | TxStatus::Failed);
+    if slot.xmin != 0 {
+        if slot.xmax != 0 && slot.xmax != tx && open(slot.xmax) {
+            // A DELETE of this key is in flight: wait for it to end.
+            return Exec::Blocked(slot.xmax);
+        }
+        if slot.xmin == tx || txs[slot.xmin as usize] == TxStatus::Committed {
+            return Exec::Done(false);
+        }
+        if open(slot.xmin) {
+            return Exec::Blocked(slot.xmin);
+        }
+    }
+    slots[key] = InboxSlot {
+        xmin: tx,
+        xmax: 0,
+        ishlangan_vaqt: tick,
+    };
+    Exec::Done(true)
 }
 
 #[cfg(test)]
@@ -1279,12 +1470,6 @@ impl Db {
             (s.xmin != 0 && self.status(s.xmin) != TxStatus::Aborted)
                 .then(|| (EventId(i as u32), s.ishlangan_vaqt, self.committed(s.xmin)))
         })
-    }
-
-    /// The outbox index of an event's row, if one was ever inserted.
-    pub fn event_index(&self, h: EventId) -> Option<u32> {
-        let i = *self.by_event.get(h.index())?;
-        (i != NONE).then_some(i)
     }
 
     /// The private version a lock holder has written but not committed, if any.

@@ -27,6 +27,9 @@ pub enum RelayMode {
     Lesson,
     /// Mark and commit first, publish after (at-most-once).
     MarkFirst,
+    /// A high-water mark instead of `tarqatilgan_vaqt IS NULL`: `WHERE id > last_id`. The
+    /// mark moves to the last id published in order, saved with the poll's COMMIT.
+    HighWater,
 }
 
 /// How the consumer guards its business action.
@@ -56,6 +59,9 @@ pub struct RelayConfig {
     pub poll_interval_ticks: u64,
     /// Publish with `jobId = hodisa_id` (the lesson does).
     pub job_id: bool,
+    /// Move a row whose publish failed to the dead-letter table `outbox_olik` once its
+    /// `urinishlar` reaches this many (None: retry forever, as the lesson's relay does).
+    pub dead_letter_after: Option<u32>,
 }
 
 impl Default for RelayConfig {
@@ -66,6 +72,7 @@ impl Default for RelayConfig {
             partiya: 100,
             poll_interval_ticks: 20,
             job_id: true,
+            dead_letter_after: None,
         }
     }
 }
@@ -91,6 +98,46 @@ pub struct Config {
     pub stuck_after_ticks: u64,
     /// Entries kept in the event log.
     pub log_cap: usize,
+    /// Run a CDC relay (process `cdc`) reading the commit-ordered log through a slot.
+    pub cdc: bool,
+    /// Run a cleaner (process `cleaner`), the lesson's `outboxTozala` on a schedule.
+    pub cleaner: Option<CleanerConfig>,
+    /// How often the client sends a request again after an error answer (the answer may
+    /// have been lost after COMMIT).
+    pub client_retries: u32,
+    /// The API stores the client's idempotency key in the request's transaction
+    /// (`sorov_kalitlari`) and answers a repeat with the first result (outbox API only).
+    pub api_idempotency_key: bool,
+}
+
+/// Model time: one "day" of retention is this many ticks (a relay polls every 20 ticks by
+/// default, so a day is five default polls; retention periods are about order, not size).
+pub const TICKS_PER_DAY: u64 = 100;
+
+/// The cleaner: `DELETE FROM outbox WHERE tarqatilgan_vaqt < now() - retention`, every
+/// `interval_ticks`, in its own transaction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CleanerConfig {
+    /// Outbox retention in days ([`TICKS_PER_DAY`] ticks each); the lesson's default is 7.
+    pub retention_days: u32,
+    /// The lesson's filter on `tarqatilgan_vaqt`. `false` is the broken variant that
+    /// deletes by `yaratilgan_vaqt` alone, published or not.
+    pub published_only: bool,
+    /// Also delete inbox rows older than this many days (None: keep the inbox forever).
+    pub inbox_retention_days: Option<u32>,
+    pub interval_ticks: u64,
+}
+
+impl Default for CleanerConfig {
+    fn default() -> Self {
+        CleanerConfig {
+            retention_days: 7,
+            published_only: true,
+            inbox_retention_days: None,
+            interval_ticks: TICKS_PER_DAY,
+        }
+    }
 }
 
 impl Default for Config {
@@ -107,6 +154,10 @@ impl Default for Config {
             restart_after_ticks: Some(5),
             stuck_after_ticks: 500,
             log_cap: 200,
+            cdc: false,
+            cleaner: None,
+            client_retries: 0,
+            api_idempotency_key: false,
         }
     }
 }
@@ -120,6 +171,9 @@ pub struct Workload {
     pub preloaded_events: u32,
     /// `malumot.summa` of every event (the payment exercise's 50 000).
     pub summa: u32,
+    /// Each preloaded task also has its `vazifa.bajarildi` event, right after its
+    /// `vazifa.yaratildi` (ids 2i+1 and 2i+2 for task i).
+    pub preloaded_completed: bool,
 }
 
 impl Default for Workload {
@@ -128,6 +182,7 @@ impl Default for Workload {
             tasks: 10,
             preloaded_events: 0,
             summa: 0,
+            preloaded_completed: false,
         }
     }
 }
@@ -191,6 +246,9 @@ pub enum ScriptStmt {
     SelectCountTasks,
     UpdateOutbox,
     DeleteOutbox,
+    /// `SELECT pg_sleep(…)`: the session is busy for [`crate::world::PG_SLEEP_TICKS`]
+    /// ticks (inside a transaction: a slow transaction).
+    PgSleep,
     Commit,
     Rollback,
 }
@@ -301,6 +359,17 @@ impl Scenario {
                 "config.queue",
                 "lock_duration_ticks and stalled_interval_ticks must be > 0".into(),
             );
+        }
+        if let Some(c) = &self.config.cleaner {
+            if c.interval_ticks == 0 {
+                return err("config.cleaner.interval_ticks", "must be > 0".into());
+            }
+        }
+        if self.config.client_retries > 10 {
+            return err("config.client_retries", "at most 10".into());
+        }
+        if self.config.relay.dead_letter_after == Some(0) {
+            return err("config.relay.dead_letter_after", "must be > 0".into());
         }
         if self.config.log_cap > 10_000 {
             return err("config.log_cap", "at most 10000".into());
@@ -598,6 +667,190 @@ pub fn presets() -> Vec<Scenario> {
         at_tick: 300,
         action: Action::QueueUp,
     });
+    v.push(s);
+
+    let mut s = base("queue-hang", "Redis accepts connections but never answers: the relay's add hangs inside its transaction, its row locks stay and the batch is stuck; when Redis answers again everything flows");
+    s.workload.tasks = 10;
+    s.config.stuck_after_ticks = 100;
+    s.schedule.push(Timed {
+        at_tick: 1,
+        action: Action::QueueDown { hang: true },
+    });
+    s.schedule.push(Timed {
+        at_tick: 600,
+        action: Action::QueueUp,
+    });
+    v.push(s);
+
+    let mut s = base("poison-stall", "Three poison events (publish always fails) at the head of the order with partiya 3: every poll takes the same three, urinishlar grows without end and the other 17 are stuck");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 20;
+    s.config.relay.partiya = 3;
+    for event in 1..=3 {
+        s.faults.push(Fault::FailPublish {
+            event,
+            times: u32::MAX,
+        });
+    }
+    s.max_ticks = 2_000;
+    v.push(s);
+
+    let mut s = base("poison-dead-letter", "The same poison events, but the relay moves a row to outbox_olik after 5 attempts: the head clears and the other 17 are published");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 20;
+    s.config.relay.partiya = 3;
+    s.config.relay.dead_letter_after = Some(5);
+    for event in 1..=3 {
+        s.faults.push(Fault::FailPublish {
+            event,
+            times: u32::MAX,
+        });
+    }
+    s.max_ticks = 2_000;
+    v.push(s);
+
+    let mut s = base("redis-flush", "Redis restarts without persistence after the relay marked rows published: their jobs are gone though the outbox says published; the operator un-marks rows published since before the crash, the relay republishes and the inbox absorbs the overlap");
+    s.workload.tasks = 30;
+    s.config.relay.poll_interval_ticks = 5;
+    s.schedule.push(Timed {
+        at_tick: 150,
+        action: Action::RedisFlush,
+    });
+    s.schedule.push(Timed {
+        at_tick: 400,
+        action: Action::UnpublishSince { since_tick: 0 },
+    });
+    v.push(s);
+
+    let mut s = base("cdc-relay", "CDC relay: reads committed changes in commit order (rolled-back ones never appear), dies after publishing before saving its offset, and is down a while: the slot retains the log, the restart republishes and jobId absorbs it");
+    s.workload.tasks = 10;
+    s.workload.preloaded_events = 20;
+    s.config.relays = 0;
+    s.config.cdc = true;
+    s.config.restart_after_ticks = None;
+    s.faults.push(Fault::ApiError { when: CANON_KILL });
+    s.faults
+        .push(kill("cdc", Step::SaveOffset, When::Nth { n: 1 }, Some(1)));
+    s.schedule.push(Timed {
+        at_tick: 300,
+        action: Action::Restart {
+            process: "cdc".into(),
+        },
+    });
+    v.push(s);
+
+    // The same schedule for both high-water presets: a psql session takes an id, sleeps
+    // inside its transaction while the API commits later ids, then commits.
+    let slow_tx = vec![
+        ScriptStmt::Begin,
+        ScriptStmt::InsertEvent,
+        ScriptStmt::PgSleep,
+        ScriptStmt::Commit,
+    ];
+    let mut s = base("high-water-relay", "High-water-mark relay (WHERE id > last_id): a slow transaction takes its id early and commits after the mark has passed it → its event is never read, lost for good");
+    s.workload.tasks = 20;
+    s.config.relay.mode = RelayMode::HighWater;
+    s.config.relay.poll_interval_ticks = 5;
+    s.script = slow_tx.clone();
+    v.push(s);
+
+    let mut s = base("high-water-lesson-poll", "The same slow transaction with the lesson's poll (WHERE tarqatilgan_vaqt IS NULL): the late row is picked up by the next poll, later than higher ids but not lost");
+    s.workload.tasks = 20;
+    s.config.relay.poll_interval_ticks = 5;
+    s.script = slow_tx;
+    v.push(s);
+
+    // Relay down for 4 days (killed at tick 1, restarted at tick 400), retention 1 day.
+    let relay_down = |s: &mut Scenario| {
+        s.config.restart_after_ticks = None;
+        s.schedule.push(Timed {
+            at_tick: 1,
+            action: Action::Kill {
+                process: "relay-1".into(),
+            },
+        });
+        s.schedule.push(Timed {
+            at_tick: 4 * TICKS_PER_DAY,
+            action: Action::Restart {
+                process: "relay-1".into(),
+            },
+        });
+    };
+    let mut s = base("cleaner-by-age", "A cleaner without the tarqatilgan_vaqt filter (retention 1 day) while the relay is down for 4 days: it deletes unpublished rows → every event lost");
+    s.workload.tasks = 10;
+    s.config.cleaner = Some(CleanerConfig {
+        retention_days: 1,
+        published_only: false,
+        ..CleanerConfig::default()
+    });
+    relay_down(&mut s);
+    v.push(s);
+
+    let mut s = base("cleaner-published-only", "The lesson's outboxTozala (retention 1 day, only published rows) with the relay down for 4 days: nothing unpublished is touched, nothing is lost");
+    s.workload.tasks = 10;
+    s.config.cleaner = Some(CleanerConfig {
+        retention_days: 1,
+        ..CleanerConfig::default()
+    });
+    relay_down(&mut s);
+    v.push(s);
+
+    let mut s = base("inbox-retention", "Inbox rows kept 1 day, but the relay dies after publishing, before COMMIT, and is down for 5 days: its republish makes new jobs (removeOnComplete) and the inbox no longer knows them → every action runs twice");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 5;
+    s.config.queue.remove_on_complete = true;
+    s.config.restart_after_ticks = None;
+    s.config.cleaner = Some(CleanerConfig {
+        inbox_retention_days: Some(1),
+        ..CleanerConfig::default()
+    });
+    s.faults.push(kill(
+        "relay-1",
+        Step::MarkPublished,
+        When::Nth { n: 1 },
+        Some(1),
+    ));
+    s.schedule.push(Timed {
+        at_tick: 5 * TICKS_PER_DAY,
+        action: Action::Restart {
+            process: "relay-1".into(),
+        },
+    });
+    v.push(s);
+
+    let mut s = base("client-retry", "The API commits, then dies before answering (i % 10 == 3, once); the client retries without an idempotency key → a second task and a second event with a new hodisa_id, acted on twice");
+    s.workload.tasks = 10;
+    s.config.client_retries = 1;
+    s.faults.push(kill("api", Step::Respond, CANON_KILL, Some(1)));
+    v.push(s);
+
+    let mut s = base("client-retry-idempotency-key", "The same lost answer and retry, but the API stores the client's key in the request's transaction: the retry writes nothing and gets the first result");
+    s.workload.tasks = 10;
+    s.config.client_retries = 1;
+    s.config.api_idempotency_key = true;
+    s.faults.push(kill("api", Step::Respond, CANON_KILL, Some(1)));
+    v.push(s);
+
+    let mut s = base("ordering-retry", "Each task has two events, created then completed; publishing task 0's created event fails once, so its retry reaches the queue after completed → the consumer sees them out of order");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 5;
+    s.workload.preloaded_completed = true;
+    s.faults.push(Fault::FailPublish { event: 1, times: 1 });
+    v.push(s);
+
+    let mut s = base("relay-lag", "A relay that publishes one row per poll (partiya 1, every 20 ticks) behind a client writing faster: the age of the oldest unpublished row grows as long as the writers keep on");
+    s.workload.tasks = 150;
+    s.config.relay.partiya = 1;
+    v.push(s);
+
+    let mut s = base("two-copies-at-once", "Two relays without locks and without jobId put two jobs per event in the queue; two workers take both copies at once: the second INSERT … ON CONFLICT waits for the first transaction, then does nothing");
+    s.workload.tasks = 0;
+    s.workload.preloaded_events = 20;
+    s.config.relays = 2;
+    s.config.relay.lock = LockMode::None;
+    s.config.relay.job_id = false;
+    s.config.relay.poll_interval_ticks = 1;
+    s.config.workers = 2;
     v.push(s);
 
     v

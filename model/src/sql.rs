@@ -31,6 +31,20 @@ CREATE TABLE amallar (
     id        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     hodisa_id uuid   NOT NULL,
     summa     bigint NOT NULL
+);
+CREATE TABLE outbox_olik (
+    id               bigint PRIMARY KEY,
+    hodisa_id        uuid        NOT NULL UNIQUE,
+    tur              text        NOT NULL,
+    foydalanuvchi_id bigint      NOT NULL,
+    malumot          jsonb       NOT NULL,
+    yaratilgan_vaqt  timestamptz NOT NULL,
+    urinishlar       integer     NOT NULL,
+    kochirilgan_vaqt timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE sorov_kalitlari (
+    kalit           text PRIMARY KEY,
+    yaratilgan_vaqt timestamptz NOT NULL DEFAULT now()
 );";
 
 /// The application role (roles are cluster-wide: created once).
@@ -39,7 +53,8 @@ pub const CREATE_APP_ROLE: &str = "CREATE ROLE vazifalar_ilova NOLOGIN";
 /// An identity column needs no sequence grant (a `serial` one would).
 pub const GRANTS: &str = "\
 GRANT INSERT ON vazifalar TO vazifalar_ilova;
-GRANT INSERT ON outbox TO vazifalar_ilova;";
+GRANT INSERT ON outbox TO vazifalar_ilova;
+GRANT INSERT ON sorov_kalitlari TO vazifalar_ilova;";
 
 /// Lets the app role read back the one column `INSERT … RETURNING hodisa_id` returns.
 pub const GRANT_RETURNING: &str = "GRANT SELECT (hodisa_id) ON outbox TO vazifalar_ilova";
@@ -78,6 +93,23 @@ urinishlar = urinishlar + 1 WHERE id = ANY($1::bigint[])";
 pub const MARK_FAILED: &str =
     "UPDATE outbox SET urinishlar = urinishlar + 1 WHERE id = ANY($1::bigint[])";
 
+/// The dead-letter move after the failed mark, in the relay's transaction: rows of $1 whose
+/// attempts reached $2 leave the outbox for `outbox_olik` (the rest of the order can flow).
+pub const DEAD_LETTER: &str = "WITH olik AS (DELETE FROM outbox WHERE id = ANY($1::bigint[]) \
+AND urinishlar >= $2 RETURNING id, hodisa_id, tur, foydalanuvchi_id, malumot, yaratilgan_vaqt, \
+urinishlar) INSERT INTO outbox_olik (id, hodisa_id, tur, foydalanuvchi_id, malumot, \
+yaratilgan_vaqt, urinishlar) SELECT * FROM olik";
+
+/// The operator's recovery after Redis restarted empty: send again everything marked since
+/// $1 (a timestamptz at or before the crash).
+pub const UNPUBLISH_SINCE: &str =
+    "UPDATE outbox SET tarqatilgan_vaqt = NULL WHERE tarqatilgan_vaqt >= $1";
+
+/// The API's idempotency key, in the request's transaction: $1 the client's key. Nothing
+/// inserted means an earlier request with this key committed: answer with its result.
+pub const KEY_INSERT: &str =
+    "INSERT INTO sorov_kalitlari (kalit) VALUES ($1) ON CONFLICT DO NOTHING";
+
 /// The consumer's dedup: $1 hodisa_id.
 pub const INBOX_INSERT: &str = "INSERT INTO inbox (hodisa_id) VALUES ($1) ON CONFLICT DO NOTHING";
 /// The "action first" consumer's look-up: $1 hodisa_id.
@@ -92,16 +124,26 @@ pub const CLEANUP: &str =
 pub const CLEANUP_BY_AGE: &str =
     "DELETE FROM outbox WHERE yaratilgan_vaqt < now() - make_interval(secs => $1)";
 
+/// The consumer's retention: inbox rows older than $1 seconds go.
+pub const INBOX_CLEANUP: &str =
+    "DELETE FROM inbox WHERE ishlangan_vaqt < now() - make_interval(secs => $1)";
+
 /// The probes the lesson's app-role check runs.
 pub const COUNT_OUTBOX: &str = "SELECT count(*) FROM outbox";
 pub const UPDATE_ALL_PUBLISHED: &str = "UPDATE outbox SET tarqatilgan_vaqt = now()";
 pub const DELETE_ALL: &str = "DELETE FROM outbox";
 pub const COUNT_TASKS: &str = "SELECT count(*) FROM vazifalar";
+/// A slow transaction in a scripted session: $1 seconds.
+pub const PG_SLEEP: &str = "SELECT pg_sleep($1)";
 
 /// Not SQL: the queue calls the processes make, shown beside the SQL in the page.
 pub const QUEUE_ADD: &str = "queue.add(tur, malumot, { jobId: hodisa_id })";
 pub const QUEUE_ADD_NO_ID: &str = "queue.add(tur, malumot)";
 pub const QUEUE_GET: &str = "worker: getNextJob()";
 pub const QUEUE_COMPLETE: &str = "job.moveToCompleted()";
+/// Not SQL: the CDC connector reads the slot's logical stream from its saved offset, and
+/// confirms an offset (the slot may then drop the log up to it).
+pub const CDC_READ: &str = "START_REPLICATION SLOT outbox_slot LOGICAL $1 (proto_version '1')";
+pub const CDC_CONFIRM: &str = "standby status update: flush_lsn = $1";
 pub const EXTERNAL_CALL: &str = "POST https://pochta.example/send";
 pub const HTTP_POST: &str = "POST /vazifalar";

@@ -40,6 +40,18 @@ pub enum Step {
     BeginSecond,
     CommitSecond,
     Complete,
+    /// API: the client's idempotency key, in the request's transaction.
+    InsertKey,
+    /// Relay: rows that failed too often move to the dead-letter table.
+    DeadLetter,
+    /// CDC: read committed changes from the slot, after the saved offset.
+    ReadWal,
+    /// CDC: save (confirm) the offset; the slot may drop the log up to it.
+    SaveOffset,
+    /// Cleaner: `DELETE FROM outbox …` older than the retention.
+    CleanOutbox,
+    /// Cleaner: `DELETE FROM inbox …` older than the inbox retention.
+    CleanInbox,
     /// A statement of the scripted SQL session, by position.
     Script(u8),
 }
@@ -70,6 +82,12 @@ impl Step {
             BeginSecond => 19,
             CommitSecond => 20,
             Complete => 21,
+            InsertKey => 22,
+            DeadLetter => 23,
+            ReadWal => 24,
+            SaveOffset => 25,
+            CleanOutbox => 26,
+            CleanInbox => 27,
             Script(i) => 256 + i as u64,
         }
     }
@@ -83,6 +101,10 @@ pub enum ProcKind {
     Relay,
     Worker,
     Session,
+    /// The CDC relay: reads the commit-ordered log through a replication slot.
+    Cdc,
+    /// The cleaner (`outboxTozala`).
+    Cleaner,
 }
 
 /// Actions: what the scheduler, a user or a fault rule can do to the world.
@@ -125,6 +147,14 @@ pub enum Action {
     },
     /// An operator retries BullMQ's failed set.
     RetryFailedJobs,
+    /// Redis restarts without persistence: every job, and with it every jobId, is gone.
+    RedisFlush,
+    /// The operator's recovery: `UPDATE outbox SET tarqatilgan_vaqt = NULL WHERE
+    /// tarqatilgan_vaqt >= since_tick`, in its own transaction with a zero lock timeout
+    /// (refused with 55P03 when a relay holds one of the rows).
+    UnpublishSince {
+        since_tick: u64,
+    },
 }
 
 impl Action {
@@ -174,6 +204,8 @@ pub enum Mem {
         next: u32,
         waiting: Option<u32>,
         reply: Option<bool>,
+        /// Retries already made for the request `next`.
+        tries: u32,
     },
     Api {
         req: Option<Request>,
@@ -190,6 +222,16 @@ pub enum Mem {
     },
     Session {
         pos: usize,
+    },
+    Cdc {
+        /// Events read from the log, in commit order.
+        batch: Vec<EventId>,
+        pos: usize,
+        /// The offset to save once the batch is published.
+        upto_lsn: u64,
+    },
+    Cleaner {
+        cursor: Cursor,
     },
 }
 
@@ -261,6 +303,12 @@ pub enum FaultNote {
     QueueUp,
     PublishFails { event: u32, times: u32 },
     FailedJobsRetried,
+    /// Redis came back empty; this many jobs were in it.
+    RedisFlushed { jobs: u32 },
+    /// The operator's UPDATE un-marked this many rows.
+    Unpublished { rows: u32 },
+    /// The operator's UPDATE hit a locked row and gave up (lock_timeout).
+    UnpublishRefused,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -312,7 +360,20 @@ pub struct Counters {
     pub in_flight: u64,
     pub balance: u64,
     pub tick: u64,
+    /// Outbox inserts a replication slot keeps in the log for the CDC relay.
+    #[serde(default)]
+    pub wal_retained: u64,
+    /// Rows moved to the dead-letter table `outbox_olik` (counted in `in_flight`).
+    #[serde(default)]
+    pub dead_lettered: u64,
+    /// Tasks committed for a client request that already had one (a retry without an
+    /// idempotency key).
+    #[serde(default)]
+    pub duplicate_tasks: u64,
 }
+
+/// How long `SELECT pg_sleep(…)` keeps a scripted session busy.
+pub const PG_SLEEP_TICKS: u64 = 100;
 
 /// Process names, in world order.
 pub fn proc_names(cfg: &Config, session: bool) -> Vec<String> {
@@ -322,6 +383,12 @@ pub fn proc_names(cfg: &Config, session: bool) -> Vec<String> {
     }
     for i in 1..=cfg.workers {
         v.push(format!("worker-{i}"));
+    }
+    if cfg.cdc {
+        v.push("cdc".to_string());
+    }
+    if cfg.cleaner.is_some() {
+        v.push("cleaner".to_string());
     }
     if session {
         v.push("psql".to_string());
@@ -345,18 +412,26 @@ pub fn program(kind: ProcKind, cfg: &Config, script_len: usize) -> Vec<Step> {
             ApiMode::DualWriteQueueFirst => {
                 vec![QueueAdd, Begin, InsertTask, Commit, Respond, Rollback]
             }
+            ApiMode::Outbox if cfg.api_idempotency_key => vec![
+                Begin,
+                InsertKey,
+                InsertTask,
+                InsertEvent,
+                Commit,
+                Respond,
+                Rollback,
+            ],
             ApiMode::Outbox => vec![Begin, InsertTask, InsertEvent, Commit, Respond, Rollback],
         },
         ProcKind::Relay => match cfg.relay.mode {
-            RelayMode::Lesson => vec![
-                Begin,
-                SelectBatch,
-                Publish,
-                MarkPublished,
-                MarkFailed,
-                Commit,
-                Rollback,
-            ],
+            RelayMode::Lesson | RelayMode::HighWater => {
+                let mut v = vec![Begin, SelectBatch, Publish, MarkPublished, MarkFailed];
+                if cfg.relay.dead_letter_after.is_some() {
+                    v.push(DeadLetter);
+                }
+                v.extend([Commit, Rollback]);
+                v
+            }
             RelayMode::MarkFirst => {
                 vec![Begin, SelectBatch, MarkPublished, Commit, Publish, Rollback]
             }
@@ -410,6 +485,15 @@ pub fn program(kind: ProcKind, cfg: &Config, script_len: usize) -> Vec<Step> {
             ],
         },
         ProcKind::Session => (0..script_len.min(255)).map(|i| Script(i as u8)).collect(),
+        ProcKind::Cdc => vec![ReadWal, Publish, SaveOffset],
+        ProcKind::Cleaner => {
+            let mut v = vec![Begin, CleanOutbox];
+            if cfg.cleaner.as_ref().is_some_and(|c| c.inbox_retention_days.is_some()) {
+                v.push(CleanInbox);
+            }
+            v.extend([Commit, Rollback]);
+            v
+        }
     }
 }
 
@@ -426,7 +510,20 @@ pub fn step_sql(kind: ProcKind, cfg: &Config, step: Step, script: &[ScriptStmt])
         (_, InsertEvent) => sql::INSERT_EVENT,
         (ProcKind::Api, QueueAdd) => sql::QUEUE_ADD_NO_ID,
         (_, Respond) => "201 Created",
+        (_, InsertKey) => sql::KEY_INSERT,
+        (_, SelectBatch) if cfg.relay.mode == RelayMode::HighWater => sql::SELECT_AFTER,
         (_, SelectBatch) => cfg.relay.lock.poll_sql(),
+        (_, DeadLetter) => sql::DEAD_LETTER,
+        (_, ReadWal) => sql::CDC_READ,
+        (_, SaveOffset) => sql::CDC_CONFIRM,
+        (_, CleanOutbox) => {
+            if cfg.cleaner.as_ref().is_none_or(|c| c.published_only) {
+                sql::CLEANUP
+            } else {
+                sql::CLEANUP_BY_AGE
+            }
+        }
+        (_, CleanInbox) => sql::INBOX_CLEANUP,
         (_, Publish) => {
             if cfg.relay.job_id {
                 sql::QUEUE_ADD
@@ -458,6 +555,7 @@ pub fn script_sql(s: ScriptStmt) -> &'static str {
         ScriptStmt::SelectCountTasks => sql::COUNT_TASKS,
         ScriptStmt::UpdateOutbox => sql::UPDATE_ALL_PUBLISHED,
         ScriptStmt::DeleteOutbox => sql::DELETE_ALL,
+        ScriptStmt::PgSleep => sql::PG_SLEEP,
         ScriptStmt::Commit => sql::COMMIT,
         ScriptStmt::Rollback => sql::ROLLBACK,
     }
@@ -489,6 +587,11 @@ pub struct World {
     pub script_results: Vec<ScriptResult>,
     /// Every kill: which process, at which step, at which tick (capped).
     pub kills: Vec<(ProcId, Step, u64)>,
+    /// The high-water relay's mark (`last_id`), saved with its poll's COMMIT.
+    pub high_water: u64,
+    /// The tick of the last Redis flush, if any (the operator's recovery starts there).
+    pub last_flush: Option<u64>,
+    preloaded: u32,
     pub trace_hash: u64,
     pub steps: u64,
     pub check: CheckLevel,
@@ -536,12 +639,21 @@ impl World {
                 ProcKind::Relay
             } else if name.starts_with("worker") {
                 ProcKind::Worker
+            } else if name == "cdc" {
+                ProcKind::Cdc
+            } else if name == "cleaner" {
+                ProcKind::Cleaner
             } else {
                 ProcKind::Session
             };
             let program = program(kind, &cfg, s.script.len());
             let pc = program.first().copied().unwrap_or(Step::Send);
             let mem = Self::fresh_mem(kind, 0);
+            // The cleaner's first run is one interval in (a scheduled job, not a start-up task).
+            let sleep_until = match (&cfg.cleaner, kind) {
+                (Some(c), ProcKind::Cleaner) => c.interval_ticks,
+                _ => 0,
+            };
             procs.push(Proc {
                 name,
                 kind,
@@ -550,7 +662,7 @@ impl World {
                 pc,
                 tx: None,
                 blocked: None,
-                sleep_until: 0,
+                sleep_until,
                 restart_at: None,
                 mem,
                 kills: 0,
@@ -578,6 +690,9 @@ impl World {
             log: VecDeque::new(),
             script_results: Vec::new(),
             kills: Vec::new(),
+            high_water: 0,
+            last_flush: None,
+            preloaded: s.workload.preloaded_events,
             trace_hash: 0xcbf2_9ce4_8422_2325,
             steps: 0,
             check: CheckLevel::Touched,
@@ -621,16 +736,22 @@ impl World {
             .collect();
         sched.sort_by_key(|(t, _)| *t);
         w.schedule = sched.into();
-        for _ in 0..s.workload.preloaded_events {
-            let e = w.mint(
-                w.next_event.saturating_sub(1),
-                EventKind::Created,
-                TaskRef::Given,
-            );
-            let intent = e.0 - 1;
-            w.db.preload_event(e, EventKind::Created, intent, s.workload.summa);
-            w.auditor.committed(e);
-            w.touched.push(e);
+        w.db.wal_retain = w.cfg.cdc;
+        let kinds: &[EventKind] = if s.workload.preloaded_completed {
+            &[EventKind::Created, EventKind::Completed]
+        } else {
+            &[EventKind::Created]
+        };
+        // Preloaded tasks come after the client's requests (intents of their own, so a
+        // preloaded event and a request never count as the same business action).
+        for k in 0..s.workload.preloaded_events {
+            let intent = s.workload.tasks + k;
+            for &kind in kinds {
+                let e = w.mint(intent, kind, TaskRef::Given);
+                w.db.preload_event(e, kind, intent, s.workload.summa);
+                w.auditor.committed(e);
+                w.touched.push(e);
+            }
         }
         w.reclassify_touched();
         w
@@ -642,6 +763,7 @@ impl World {
                 next,
                 waiting: None,
                 reply: None,
+                tries: 0,
             },
             ProcKind::Api => Mem::Api { req: None },
             ProcKind::Relay => Mem::Relay {
@@ -653,6 +775,14 @@ impl World {
             },
             ProcKind::Worker => Mem::Worker { job: None },
             ProcKind::Session => Mem::Session { pos: 0 },
+            ProcKind::Cdc => Mem::Cdc {
+                batch: Vec::new(),
+                pos: 0,
+                upto_lsn: 0,
+            },
+            ProcKind::Cleaner => Mem::Cleaner {
+                cursor: Cursor::default(),
+            },
         }
     }
 
@@ -722,7 +852,10 @@ impl World {
             (Mem::Worker { job: None }, _) => self.queue.has_waiting(),
             (Mem::Worker { .. }, Step::Complete) => self.queue.health == Health::Up,
             (Mem::Worker { .. }, _) => true,
-            (Mem::Session { pos }, _) => *pos < self.script.len(),
+            (Mem::Session { pos }, _) => *pos < self.script.len() && self.tick >= p.sleep_until,
+            (Mem::Cdc { .. }, _) => self.tick >= p.sleep_until,
+            (Mem::Cleaner { .. }, Step::Begin) => self.tick >= p.sleep_until,
+            (Mem::Cleaner { .. }, _) => true,
         }
     }
 
@@ -743,7 +876,10 @@ impl World {
         if !self.schedule.is_empty() || self.db.open_transactions() > 0 {
             return false;
         }
-        if self.db.unpublished_len() > 0 && self.cfg.relays > 0 {
+        if self.cfg.relays > 0 && self.relay_has_work() {
+            return false;
+        }
+        if self.cfg.cdc && self.db.wal_retained_events() > 0 {
             return false;
         }
         if self.cfg.workers > 0
@@ -758,7 +894,21 @@ impl World {
             Mem::Relay { batch, .. } => !p.alive || (p.pc == Step::Begin && batch.is_empty()),
             Mem::Worker { job } => job.is_none(),
             Mem::Session { pos } => *pos >= self.script.len() || !p.alive,
+            Mem::Cdc { batch, .. } => !p.alive || batch.is_empty(),
+            // The cleaner is a scheduled job: it never keeps the world busy.
+            Mem::Cleaner { .. } => true,
         })
+    }
+
+    /// Rows the polling relays can still read: unpublished ones, or for the high-water
+    /// relay, committed rows above its mark.
+    fn relay_has_work(&self) -> bool {
+        if self.cfg.relay.mode == RelayMode::HighWater {
+            (self.high_water as usize..self.db.outbox.len())
+                .any(|i| self.db.row_committed(&self.db.outbox[i]) && !self.db.outbox[i].data.deleted)
+        } else {
+            self.db.unpublished_len() > 0
+        }
     }
 
     /// The next tick at which something sleeping wakes, if any.
@@ -766,11 +916,8 @@ impl World {
         let mut t: Option<u64> = None;
         let mut consider = |v: u64| t = Some(t.map_or(v, |x: u64| x.min(v)));
         for p in &self.procs {
-            if p.alive
-                && p.kind == ProcKind::Relay
-                && p.pc == Step::Begin
-                && p.sleep_until > self.tick
-            {
+            // Relays between polls, a CDC backing off, the cleaner's schedule, pg_sleep.
+            if p.alive && p.sleep_until > self.tick {
                 consider(p.sleep_until);
             }
             if let (false, Some(r)) = (p.alive, p.restart_at) {
@@ -812,6 +959,23 @@ impl World {
         self.run_proc(pick);
         self.after_step();
         true
+    }
+
+    /// Lets the clock run to `to` one tick at a time, running a step whenever a process
+    /// is runnable. Unlike [`World::step`] it never jumps over idle ticks, so a world that
+    /// waits (a hanging Redis, a dead relay) still ages: what the page's clock shows.
+    pub fn advance(&mut self, to: u64) {
+        let mut runnable = Runnable::default();
+        while self.tick < to {
+            self.tick += 1;
+            self.housekeeping();
+            self.runnable_list(&mut runnable);
+            if runnable.len > 0 {
+                let pick = runnable.nth(self.rng.below(runnable.len as u64) as usize);
+                self.run_proc(pick);
+            }
+            self.after_step();
+        }
     }
 
     /// Runs until settled, stuck, or `max_ticks`.
@@ -977,8 +1141,45 @@ impl World {
                     },
                 );
             }
+            Action::RedisFlush => {
+                let evs = self.queue.lose_everything();
+                let jobs = evs.len() as u32;
+                self.touched.extend(evs);
+                self.last_flush = Some(self.tick);
+                self.log(
+                    None,
+                    None,
+                    Note::Fault {
+                        fault: FaultNote::RedisFlushed { jobs },
+                    },
+                );
+            }
+            Action::UnpublishSince { since_tick } => self.unpublish_since(*since_tick),
         }
         self.mix(0xFA);
+    }
+
+    /// The operator's UPDATE, run as its own autocommit statement. With a zero lock
+    /// timeout it gives up (55P03) rather than wait for a relay's transaction.
+    fn unpublish_since(&mut self, since: u64) {
+        let tx = self.db.begin(Role::Owner, self.tick);
+        let mut c = Cursor::default();
+        let r = self.db.unpublish_since(tx, since, &mut c);
+        let mut out = std::mem::take(&mut self.scratch);
+        let fault = match r {
+            Exec::Done(n) => {
+                self.db.commit_into(tx, &mut out);
+                FaultNote::Unpublished { rows: n as u32 }
+            }
+            Exec::Blocked(_) | Exec::Err(_) => {
+                self.db.rollback_into(tx, &mut out);
+                FaultNote::UnpublishRefused
+            }
+        };
+        self.touched.extend(out.touched_events.iter().copied());
+        out.clear();
+        self.scratch = out;
+        self.log(None, None, Note::Fault { fault });
     }
 
     /// Heals every fault: Redis up, every process restarted, armed kills and publish
@@ -1024,8 +1225,14 @@ impl World {
                     next: next + waiting.map_or(0, |_| 1),
                     waiting: None,
                     reply: None,
+                    tries: 0,
                 };
             }
+            Mem::Cdc { batch, .. } => {
+                // Its offset is saved in the slot; what it read since is read again.
+                self.touched.extend(batch);
+            }
+            Mem::Cleaner { .. } => {}
             Mem::Api { req: Some(r) } => {
                 self.touched.push(r.event);
                 self.reply_client(false);
@@ -1111,7 +1318,11 @@ impl World {
             Mem::Worker { job: Some(j) } => {
                 (self.auditor.life(j.event).map(|l| l.intent), Some(j.event))
             }
-            Mem::Worker { job: None } | Mem::Session { .. } => (None, None),
+            Mem::Cdc { batch, pos, .. } => match batch.get(*pos) {
+                Some(&e) => (self.auditor.life(e).map(|l| l.intent), Some(e)),
+                None => (None, None),
+            },
+            Mem::Worker { job: None } | Mem::Session { .. } | Mem::Cleaner { .. } => (None, None),
         }
     }
 
@@ -1182,6 +1393,8 @@ impl World {
             ProcKind::Relay => self.run_relay(i),
             ProcKind::Worker => self.run_worker(i),
             ProcKind::Session => self.run_session(i),
+            ProcKind::Cdc => self.run_cdc(i),
+            ProcKind::Cleaner => self.run_cleaner(i),
         }
         let p = &mut self.procs[i];
         if p.blocked.is_none() {
@@ -1282,6 +1495,7 @@ impl World {
             next,
             waiting,
             reply,
+            tries,
         } = self.procs[i].mem.clone()
         else {
             unreachable!()
@@ -1303,6 +1517,7 @@ impl World {
                     next,
                     waiting: Some(next),
                     reply: None,
+                    tries,
                 };
                 self.touched.push(e);
                 self.goto(i, Step::Await);
@@ -1310,11 +1525,19 @@ impl World {
             }
             _ => {
                 let ok = reply.unwrap_or(false);
-                let n = waiting.map_or(next, |w| w + 1);
+                // An error answer (perhaps lost after COMMIT): send the same request again
+                // while retries are left.
+                let retry = !ok && tries < self.cfg.client_retries && waiting.is_some();
+                let (n, t) = if retry {
+                    (waiting.unwrap_or(next), tries + 1)
+                } else {
+                    (waiting.map_or(next, |w| w + 1), 0)
+                };
                 self.procs[i].mem = Mem::Client {
                     next: n,
                     waiting: None,
                     reply: None,
+                    tries: t,
                 };
                 self.goto(i, Step::Send);
                 self.log(Some(ProcId(i as u8)), Some(Step::Await), Note::Reply { ok });
@@ -1364,7 +1587,30 @@ impl World {
                 };
                 self.begin(i, role);
                 self.log(pid, Some(step), Note::Ok);
-                self.goto(i, Step::InsertTask);
+                let n = if self.procs[i].program.contains(&Step::InsertKey) {
+                    Step::InsertKey
+                } else {
+                    Step::InsertTask
+                };
+                self.goto(i, n);
+            }
+            Step::InsertKey => {
+                let tx = self.procs[i].tx.expect("tx");
+                match self.db.key_insert(tx, r.intent, self.tick) {
+                    Exec::Done(true) => {
+                        self.log(pid, Some(step), Note::Inserted { inserted: true });
+                        self.goto(i, Step::InsertTask);
+                    }
+                    Exec::Done(false) => {
+                        // A repeat: an earlier request with this key committed. Nothing new
+                        // is written; the API answers with the first result.
+                        self.log(pid, Some(step), Note::Inserted { inserted: false });
+                        self.end_tx(i, false, false);
+                        self.goto(i, Step::Respond);
+                    }
+                    Exec::Err(e) => self.sql_error(i, e),
+                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+                }
             }
             Step::InsertTask => {
                 let tx = self.procs[i].tx.expect("tx");
@@ -1415,6 +1661,9 @@ impl World {
                 self.touched.push(r.event);
                 if committed {
                     self.auditor.committed(r.event);
+                    if self.cfg.client_retries > 0 {
+                        self.auditor.task_committed(r.intent);
+                    }
                     self.goto(i, next_after(Step::Commit));
                 } else {
                     self.api_finish(i, false);
@@ -1503,11 +1752,16 @@ impl World {
 
     /// Publishing one row; Some(ok) when the call returned, None when it hangs.
     fn publish(&mut self, i: usize, row: u32) -> Option<bool> {
-        let pid = Some(ProcId(i as u8));
         let (e, summa) = {
             let r = &self.db.outbox[row as usize];
             (r.hodisa, r.summa)
         };
+        self.publish_event(i, e, summa)
+    }
+
+    /// `queue.add` of one event by a relay or the CDC relay.
+    fn publish_event(&mut self, i: usize, e: EventId, summa: u32) -> Option<bool> {
+        let pid = Some(ProcId(i as u8));
         if let Some(f) = self
             .publish_failures
             .iter_mut()
@@ -1566,12 +1820,17 @@ impl World {
             Step::SelectBatch => {
                 let tx = self.procs[i].tx.expect("tx");
                 let mut cursor = std::mem::take(self.relay_mem(i).4);
-                let r = self.db.select_batch(
-                    tx,
-                    self.cfg.relay.lock,
-                    self.cfg.relay.partiya as usize,
-                    &mut cursor,
-                );
+                let r = if self.cfg.relay.mode == RelayMode::HighWater {
+                    self.db
+                        .select_after(tx, self.high_water, self.cfg.relay.partiya as usize)
+                } else {
+                    self.db.select_batch(
+                        tx,
+                        self.cfg.relay.lock,
+                        self.cfg.relay.partiya as usize,
+                        &mut cursor,
+                    )
+                };
                 *self.relay_mem(i).4 = cursor;
                 match r {
                     Exec::Done(rows) => {
@@ -1656,8 +1915,11 @@ impl World {
                     Exec::Done(n) => {
                         self.log(pid, Some(step), Note::Rows { n: n as u32 });
                         *self.relay_mem(i).4 = Cursor::default();
+                        let dead_letter = self.cfg.relay.dead_letter_after.is_some();
                         let n = if step == Step::MarkPublished && has_bad && !mark_first {
                             Step::MarkFailed
+                        } else if step == Step::MarkFailed && dead_letter && !mark_first {
+                            Step::DeadLetter
                         } else {
                             Step::Commit
                         };
@@ -1667,8 +1929,29 @@ impl World {
                     Exec::Err(e) => self.sql_error(i, e),
                 }
             }
+            Step::DeadLetter => {
+                let tx = self.procs[i].tx.expect("tx");
+                let after = self.cfg.relay.dead_letter_after.unwrap_or(u32::MAX);
+                let (_, _, _, bad, cursor) = self.relay_mem(i);
+                let rows = bad.clone();
+                let mut c = std::mem::take(cursor);
+                let r = self.db.dead_letter(tx, &rows, after, &mut c);
+                *self.relay_mem(i).4 = c;
+                match r {
+                    Exec::Done(n) => {
+                        self.log(pid, Some(step), Note::Rows { n: n as u32 });
+                        *self.relay_mem(i).4 = Cursor::default();
+                        self.goto(i, Step::Commit);
+                    }
+                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+                    Exec::Err(e) => self.sql_error(i, e),
+                }
+            }
             Step::Commit => {
                 let committed = self.end_tx(i, true, false);
+                if committed && self.cfg.relay.mode == RelayMode::HighWater {
+                    self.advance_high_water(i);
+                }
                 let nonempty = !self.relay_mem(i).0.is_empty();
                 if mark_first && committed && nonempty {
                     // From here the rows say "published" and only this memory holds them.
@@ -1696,6 +1979,170 @@ impl World {
                 self.relay_done(i);
             }
             _ => unreachable!("relay step {step:?}"),
+        }
+    }
+
+    /// The high-water relay saved its poll: the mark moves over the rows published in id
+    /// order, up to the first that failed. Every row it passes is judged again: one that
+    /// committed below the mark after the poll's SELECT is now out of reach.
+    fn advance_high_water(&mut self, i: usize) {
+        let (batch, _, ok, _, _) = self.relay_mem(i);
+        let mut mark = None;
+        for &r in batch.iter() {
+            if !ok.contains(&r) {
+                break;
+            }
+            mark = Some(r as u64 + 1);
+        }
+        let Some(mark) = mark else { return };
+        let old = self.high_water;
+        if mark <= old {
+            return;
+        }
+        self.high_water = mark;
+        for idx in old..mark {
+            let e = self.db.outbox[idx as usize].hodisa;
+            self.touched.push(e);
+        }
+    }
+
+    fn run_cdc(&mut self, i: usize) {
+        let pid = Some(ProcId(i as u8));
+        let step = self.procs[i].pc;
+        let limit = self.cfg.relay.partiya as usize;
+        match step {
+            Step::ReadWal => {
+                // From the slot's confirmed offset: whole transactions, in commit order.
+                let mut evs = Vec::new();
+                let mut upto = 0;
+                for r in self.db.wal.iter() {
+                    if !evs.is_empty() && evs.len() + r.events.len() > limit {
+                        break;
+                    }
+                    evs.extend(r.events.iter().copied());
+                    upto = r.lsn;
+                }
+                self.log(pid, Some(step), Note::Rows { n: evs.len() as u32 });
+                if evs.is_empty() {
+                    self.procs[i].sleep_until = self.tick + self.cfg.relay.poll_interval_ticks;
+                    return;
+                }
+                self.procs[i].mem = Mem::Cdc {
+                    batch: evs,
+                    pos: 0,
+                    upto_lsn: upto,
+                };
+                self.goto(i, Step::Publish);
+            }
+            Step::Publish => {
+                let Mem::Cdc { batch, pos, .. } = &self.procs[i].mem else {
+                    unreachable!()
+                };
+                let e = batch[*pos];
+                let summa = self.db.event_row(e).map_or(0, |r| r.summa);
+                match self.publish_event(i, e, summa) {
+                    None => self.block(i, Wait::Queue),
+                    Some(false) => {
+                        // The stream is ordered: retry this event after a pause.
+                        self.procs[i].sleep_until =
+                            self.tick + self.cfg.relay.poll_interval_ticks;
+                    }
+                    Some(true) => {
+                        let Mem::Cdc { batch, pos, .. } = &mut self.procs[i].mem else {
+                            unreachable!()
+                        };
+                        *pos += 1;
+                        if *pos >= batch.len() {
+                            self.goto(i, Step::SaveOffset);
+                        }
+                    }
+                }
+            }
+            Step::SaveOffset => {
+                let Mem::Cdc { batch, pos, upto_lsn } = &mut self.procs[i].mem else {
+                    unreachable!()
+                };
+                let lsn = *upto_lsn;
+                let evs = std::mem::take(batch);
+                *pos = 0;
+                self.db.wal_confirm(lsn);
+                self.log(pid, Some(step), Note::Rows { n: evs.len() as u32 });
+                self.touched.extend(evs);
+                self.goto(i, Step::ReadWal);
+            }
+            _ => unreachable!("cdc step {step:?}"),
+        }
+    }
+
+    fn run_cleaner(&mut self, i: usize) {
+        let pid = Some(ProcId(i as u8));
+        let step = self.procs[i].pc;
+        let cfg = self.cfg.cleaner.clone().unwrap_or_default();
+        let day = crate::scenario::TICKS_PER_DAY;
+        let done = |w: &mut World| {
+            w.procs[i].mem = Mem::Cleaner {
+                cursor: Cursor::default(),
+            };
+            w.procs[i].sleep_until = w.tick + cfg.interval_ticks;
+            w.goto(i, Step::Begin);
+        };
+        match step {
+            Step::Begin => {
+                self.begin(i, Role::Owner);
+                self.goto(i, Step::CleanOutbox);
+            }
+            Step::CleanOutbox => {
+                let tx = self.procs[i].tx.expect("tx");
+                let cutoff = self
+                    .db
+                    .now(tx)
+                    .saturating_sub(cfg.retention_days as u64 * day);
+                let Mem::Cleaner { cursor } = &mut self.procs[i].mem else {
+                    unreachable!()
+                };
+                let mut c = std::mem::take(cursor);
+                let r = self.db.cleanup(tx, cutoff, cfg.published_only, &mut c);
+                match r {
+                    Exec::Done(n) => {
+                        self.log(pid, Some(step), Note::Rows { n: n as u32 });
+                        let n = if cfg.inbox_retention_days.is_some() {
+                            Step::CleanInbox
+                        } else {
+                            Step::Commit
+                        };
+                        self.goto(i, n);
+                    }
+                    Exec::Blocked(t) => {
+                        self.procs[i].mem = Mem::Cleaner { cursor: c };
+                        self.block(i, Wait::Tx(t));
+                    }
+                    Exec::Err(e) => self.sql_error(i, e),
+                }
+            }
+            Step::CleanInbox => {
+                let tx = self.procs[i].tx.expect("tx");
+                let days = cfg.inbox_retention_days.unwrap_or(u32::MAX) as u64;
+                let cutoff = self.db.now(tx).saturating_sub(days.saturating_mul(day));
+                match self.db.inbox_cleanup(tx, cutoff) {
+                    Exec::Done(n) => {
+                        self.log(pid, Some(step), Note::Rows { n: n as u32 });
+                        self.goto(i, Step::Commit);
+                    }
+                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+                    Exec::Err(e) => self.sql_error(i, e),
+                }
+            }
+            Step::Commit => {
+                self.end_tx(i, true, false);
+                done(self);
+            }
+            Step::Rollback => {
+                if self.procs[i].tx.is_some() {
+                    self.end_tx(i, false, false);
+                }
+                done(self);
+            }
+            _ => unreachable!("cleaner step {step:?}"),
         }
     }
 
@@ -1897,8 +2344,15 @@ impl World {
                 let r = match stmt {
                     ScriptStmt::SetRoleApp => self.db.set_local_role(tx, Role::App).map(|_| 0),
                     ScriptStmt::InsertTask => self.db.insert_task(tx, 1, 0).map(|_| 1),
+                    ScriptStmt::PgSleep => {
+                        self.procs[i].sleep_until = self.tick + PG_SLEEP_TICKS;
+                        Exec::Done(0)
+                    }
                     ScriptStmt::InsertEvent | ScriptStmt::InsertEventReturning => {
-                        let e = self.mint(0, EventKind::Completed, TaskRef::OwnRow);
+                        // An intent of its own, past the workload's: no client request
+                        // shares it (so no false reordering or duplicate effect).
+                        let intent = self.tasks_total + self.preloaded + pos as u32;
+                        let e = self.mint(intent, EventKind::Completed, TaskRef::OwnRow);
                         self.touched.push(e);
                         self.db
                             .insert_event(
@@ -1993,7 +2447,7 @@ impl World {
     /// Is there something durable, or a live process, that can still bring this event to
     /// an effect?
     fn carried(&self, e: EventId, api_still_adds: bool) -> bool {
-        if api_still_adds || self.db.event_unpublished(e) {
+        if api_still_adds || self.outbox_carries(e) {
             return true;
         }
         let inbox_blocks = self.cfg.worker != WorkerMode::NoInbox && self.db.inbox_has(e);
@@ -2016,6 +2470,35 @@ impl World {
         })
     }
 
+    /// The outbox (or the log behind it) still holds the event for a reader that will get
+    /// to it: an unpublished row for the polling relays (for the high-water relay only
+    /// above its mark), the retained log for the CDC relay, or the dead-letter table
+    /// (parked for an operator).
+    fn outbox_carries(&self, e: EventId) -> bool {
+        if self.cfg.cdc && self.db.wal_holds(e) {
+            return true;
+        }
+        let Some(idx) = self.db.event_index(e) else {
+            return false;
+        };
+        let row = &self.db.outbox[idx as usize];
+        if !self.db.row_committed(row) {
+            return false;
+        }
+        if row.data.dead_letter {
+            return true;
+        }
+        if row.data.deleted || row.data.tarqatilgan_vaqt.is_some() {
+            return false;
+        }
+        if self.cfg.relays == 0 {
+            // No polling relay: with a CDC relay the row itself carries nothing; with no
+            // reader at all, the row waits for one (as before).
+            return !self.cfg.cdc;
+        }
+        self.cfg.relay.mode != RelayMode::HighWater || idx as u64 >= self.high_water
+    }
+
     fn reclassify_touched(&mut self) {
         let mut touched = std::mem::take(&mut self.touched);
         if touched.len() > 1 {
@@ -2023,7 +2506,13 @@ impl World {
             touched.dedup();
         }
         let checked = self.check != CheckLevel::Off;
-        let once = self.cfg.worker == WorkerMode::InboxSameTx;
+        // Inbox rows that expire no longer promise once (see the inbox-retention preset).
+        let once = self.cfg.worker == WorkerMode::InboxSameTx
+            && self
+                .cfg
+                .cleaner
+                .as_ref()
+                .is_none_or(|c| c.inbox_retention_days.is_none());
         for &e in &touched {
             let c = self.judge(e);
             self.auditor.classify(e, c);
@@ -2110,13 +2599,26 @@ impl World {
     pub fn counters(&self) -> Counters {
         let mut stuck = 0;
         let mut oldest = None::<u64>;
-        for i in self.db.unpublished_ids() {
-            let r = &self.db.outbox[i as usize];
-            let age = self.tick.saturating_sub(r.yaratilgan_vaqt);
+        let mut age_of = |created: u64| {
+            let age = self.tick.saturating_sub(created);
             if age > self.cfg.stuck_after_ticks {
                 stuck += 1;
             }
-            oldest = Some(oldest.map_or(age, |o| o.max(age)));
+            oldest = Some(oldest.map_or(age, |o: u64| o.max(age)));
+        };
+        if self.cfg.cdc && self.cfg.relays == 0 {
+            // The CDC relay marks nothing: what waits is what the slot retains.
+            for r in &self.db.wal {
+                for &e in &r.events {
+                    if let Some(row) = self.db.event_row(e) {
+                        age_of(row.yaratilgan_vaqt);
+                    }
+                }
+            }
+        } else {
+            for i in self.db.unpublished_ids() {
+                age_of(self.db.outbox[i as usize].yaratilgan_vaqt);
+            }
         }
         let a = &self.auditor;
         Counters {
@@ -2138,6 +2640,9 @@ impl World {
             in_flight: a.count(Class::InFlight),
             balance: self.db.balance(),
             tick: self.tick,
+            wal_retained: self.db.wal_retained_events(),
+            dead_lettered: self.db.dead_letters(),
+            duplicate_tasks: a.duplicate_tasks,
         }
     }
 
@@ -2168,6 +2673,12 @@ impl World {
         });
         if self.queue.count(crate::queue::JobState::Failed) > 0 {
             v.push(Action::RetryFailedJobs);
+        }
+        if self.queue.health == Health::Up {
+            v.push(Action::RedisFlush);
+        }
+        if let Some(t) = self.last_flush {
+            v.push(Action::UnpublishSince { since_tick: t });
         }
         v
     }

@@ -20,6 +20,28 @@ fn run(name: &str) -> World {
 fn every_preset_runs_clean_and_has_a_summary() {
     let all = presets();
     assert!(all.len() >= 8);
+    // The presets for FAULTS.md's rows (tests/faults.rs) are among them, so each of them
+    // runs here under full checking too.
+    for name in [
+        "queue-down",
+        "queue-hang",
+        "poison-stall",
+        "poison-dead-letter",
+        "redis-flush",
+        "cdc-relay",
+        "high-water-relay",
+        "high-water-lesson-poll",
+        "cleaner-by-age",
+        "cleaner-published-only",
+        "inbox-retention",
+        "client-retry",
+        "client-retry-idempotency-key",
+        "ordering-retry",
+        "relay-lag",
+        "two-copies-at-once",
+    ] {
+        assert!(all.iter().any(|s| s.name == name), "{name} missing");
+    }
     for s in &all {
         assert!(!s.summary.is_empty(), "{} has no summary", s.name);
         s.validate().unwrap();

@@ -15,6 +15,7 @@ pub fn Faults() -> impl IntoView {
     let has = move |a: Action| ctl.enabled.with(|e| e.contains(&a));
     let redis_up = move || has(Action::QueueDown { hang: false });
     let event = RwSignal::new(3u32);
+    let since = RwSignal::new(0u64);
     let times = RwSignal::new(1u32);
     view! {
         <section class="faults panel" data-testid="faults" aria-labelledby="faults-heading">
@@ -53,6 +54,41 @@ pub fn Faults() -> impl IntoView {
                     {move || i18n.t(Key::RetryFailed)}
                 </button>
             </div>
+            <form
+                class="faults__row"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    ctl.dispatch(Action::UnpublishSince { since_tick: since.get_untracked() });
+                }
+            >
+                <button
+                    type="button"
+                    data-testid="redis-flush"
+                    disabled=move || !has(Action::RedisFlush)
+                    on:click=move |_| ctl.dispatch(Action::RedisFlush)
+                >
+                    {move || i18n.t(Key::RedisFlush)}
+                </button>
+                <label class="faults__field">
+                    <span>{move || i18n.t(Key::SinceTick)}</span>
+                    <input
+                        type="number"
+                        min="0"
+                        data-testid="unpublish-since"
+                        prop:value=move || since.get().to_string()
+                        on:change=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
+                                since.set(v);
+                            }
+                        }
+                    />
+                </label>
+                <button
+                    type="submit"
+                    data-testid="unpublish"
+                    disabled=move || !ctl.enabled.with(|e| e.iter().any(|a| matches!(a, Action::UnpublishSince { .. })))
+                >{move || i18n.t(Key::Unpublish)}</button>
+            </form>
             <form
                 class="faults__row"
                 on:submit=move |ev| {

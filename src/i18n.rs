@@ -974,6 +974,78 @@ translations! {
         uz: "failed ishlar qayta navbatga qo'yildi",
         en: "failed jobs were retried",
     }
+    StepInsertKey {
+        uz: "INSERT so'rov kaliti",
+        en: "INSERT request key",
+    }
+    StepDeadLetter {
+        uz: "outbox_olik ga ko'chirish",
+        en: "move to outbox_olik",
+    }
+    StepReadWal {
+        uz: "WAL ni o'qish",
+        en: "read the WAL",
+    }
+    StepSaveOffset {
+        uz: "offsetni saqlash",
+        en: "save the offset",
+    }
+    StepCleanOutbox {
+        uz: "DELETE eski outbox qatorlari",
+        en: "DELETE old outbox rows",
+    }
+    StepCleanInbox {
+        uz: "DELETE eski inbox qatorlari",
+        en: "DELETE old inbox rows",
+    }
+    ProcCdc {
+        uz: "CDC relay",
+        en: "CDC relay",
+    }
+    ProcCleaner {
+        uz: "tozalovchi",
+        en: "cleaner",
+    }
+    NoteRedisFlushed {
+        uz: "Redis bo'sh qaytdi: {n} ish yo'q bo'ldi",
+        en: "Redis came back empty: {n} jobs gone",
+    }
+    NoteUnpublished {
+        uz: "operator {n} qatorni qayta tarqatilmagan qildi",
+        en: "the operator un-marked {n} rows",
+    }
+    NoteUnpublishRefused {
+        uz: "operator UPDATE'i qulflangan qatorga urildi (55P03)",
+        en: "the operator's UPDATE hit a locked row (55P03)",
+    }
+    CWalRetained {
+        uz: "Saqlanayotgan WAL",
+        en: "WAL retained",
+    }
+    CDeadLettered {
+        uz: "outbox_olik da",
+        en: "Dead-lettered",
+    }
+    CDupTasks {
+        uz: "Takror vazifa",
+        en: "Duplicate tasks",
+    }
+    RedisFlush {
+        uz: "Redis ma'lumotsiz qayta ishga tushdi",
+        en: "Redis restarts empty",
+    }
+    Unpublish {
+        uz: "Qayta tarqatilmagan qilish (operator)",
+        en: "Un-mark published rows (operator)",
+    }
+    SinceTick {
+        uz: "shu tikdan beri",
+        en: "since tick",
+    }
+    ColCleaner {
+        uz: "Tozalovchi",
+        en: "Cleaner",
+    }
     SystemActor {
         uz: "tizim",
         en: "system",

@@ -153,7 +153,7 @@ pub fn Pipeline() -> impl IntoView {
                 .collect_view()
         }
     };
-    let no_relay = move || names(ProcKind::Relay).is_empty();
+    let no_relay = move || names(ProcKind::Relay).is_empty() && names(ProcKind::Cdc).is_empty();
     let no_worker = move || names(ProcKind::Worker).is_empty();
     let has_session = move || !names(ProcKind::Session).is_empty();
 
@@ -175,6 +175,7 @@ pub fn Pipeline() -> impl IntoView {
                 <div class="stage-col stage-col--wide" data-stage="db">
                     <h3 class="stage-col__title">{move || i18n.t(Key::ColPostgres)}</h3>
                     <DbTables/>
+                    {cards(ProcKind::Cleaner)}
                 </div>
                 <Arrow lane=Lane::DbRelay/>
                 <div class="stage-col" data-stage="relay">
@@ -183,6 +184,7 @@ pub fn Pipeline() -> impl IntoView {
                         <p class="stage-col__note">{move || i18n.t(Key::NoRelays)}</p>
                     </Show>
                     {cards(ProcKind::Relay)}
+                    {cards(ProcKind::Cdc)}
                 </div>
                 <Arrow lane=Lane::RelayQueue/>
                 <div class="stage-col" data-stage="queue">

@@ -18,6 +18,8 @@ pub fn proc_name(lang: Lang, name: &str) -> String {
         "api" => t(lang, Key::ProcApi).to_string(),
         "psql" => t(lang, Key::ProcPsql).to_string(),
         "redis" => t(lang, Key::ProcRedis).to_string(),
+        "cdc" => t(lang, Key::ProcCdc).to_string(),
+        "cleaner" => t(lang, Key::ProcCleaner).to_string(),
         _ => numbered("relay-", Key::ProcRelay)
             .or_else(|| numbered("worker-", Key::ProcWorker))
             .unwrap_or_else(|| name.to_string()),
@@ -48,6 +50,12 @@ pub fn step_name(lang: Lang, step: Step) -> String {
         Step::BeginSecond => Key::StepBeginSecond,
         Step::CommitSecond => Key::StepCommitSecond,
         Step::Complete => Key::StepComplete,
+        Step::InsertKey => Key::StepInsertKey,
+        Step::DeadLetter => Key::StepDeadLetter,
+        Step::ReadWal => Key::StepReadWal,
+        Step::SaveOffset => Key::StepSaveOffset,
+        Step::CleanOutbox => Key::StepCleanOutbox,
+        Step::CleanInbox => Key::StepCleanInbox,
         Step::Script(i) => {
             return t(lang, Key::StepScript).replace("{n}", &(i as u32 + 1).to_string())
         }
@@ -117,6 +125,13 @@ pub fn note_text(lang: Lang, note: &Note, who: impl Fn(Wait) -> String) -> Strin
                 .replace("{n}", &event.to_string())
                 .replace("{t}", &times.to_string()),
             FaultNote::FailedJobsRetried => t(lang, Key::NoteFailedRetried).to_string(),
+            FaultNote::RedisFlushed { jobs } => {
+                t(lang, Key::NoteRedisFlushed).replace("{n}", &jobs.to_string())
+            }
+            FaultNote::Unpublished { rows } => {
+                t(lang, Key::NoteUnpublished).replace("{n}", &rows.to_string())
+            }
+            FaultNote::UnpublishRefused => t(lang, Key::NoteUnpublishRefused).to_string(),
         },
     }
 }
@@ -254,6 +269,81 @@ pub const PRESETS: &[PresetText] = &[
         name: "queue-down",
         uz: ("Redis o'chdi", "Redis bir muddat ulanishni rad etadi: relay qo'sha olmaydi, urinishlar o'sadi, hech narsa yo'qolmaydi."),
         en: ("Redis down", "Redis refuses connections for a while: the relay's adds fail, urinishlar grows, nothing is lost."),
+    },
+    PresetText {
+        name: "queue-hang",
+        uz: ("Redis osilib qoldi", "Redis ulanadi, lekin javob bermaydi: relay tranzaksiyasi ichida kutib qoladi, qator qulflari turadi, partiya tiqiladi; Redis qaytgach hammasi oqadi."),
+        en: ("Redis hangs", "Redis accepts connections but never answers: the relay waits inside its transaction, its row locks stay, the batch is stuck; when Redis answers everything flows."),
+    },
+    PresetText {
+        name: "poison-stall",
+        uz: ("Zaharli hodisalar: tiqilish", "Navbat boshida doim muvaffaqiyatsiz uchta hodisa, partiya 3: har so'rov shu uchtasini oladi, urinishlar cheksiz o'sadi, qolgan 17 tasi tiqiladi."),
+        en: ("Poison events: stall", "Three always-failing events at the head with batch 3: every poll takes the same three, urinishlar grows forever, the other 17 are stuck."),
+    },
+    PresetText {
+        name: "poison-dead-letter",
+        uz: ("Zaharli hodisalar: outbox_olik", "Xuddi shu zaharli hodisalar, lekin 5 urinishdan keyin relay ularni outbox_olik ga ko'chiradi: bosh bo'shaydi, qolgan 17 tasi yuboriladi."),
+        en: ("Poison events: dead letter", "The same poison events, but after 5 attempts the relay moves them to outbox_olik: the head clears and the other 17 are published."),
+    },
+    PresetText {
+        name: "redis-flush",
+        uz: ("Redis ma'lumotni yo'qotdi", "Relay qatorlarni belgilagandan keyin Redis persistensiyasiz qayta turadi: outbox 'tarqatildi' desa ham ishlar yo'q; operator qatorlarni qayta tarqatilmagan qiladi, inbox takrorni yutadi."),
+        en: ("Redis loses its data", "Redis restarts without persistence after the relay marked rows published: the outbox says published but the jobs are gone; the operator un-marks the rows, the relay republishes, the inbox absorbs the overlap."),
+    },
+    PresetText {
+        name: "cdc-relay",
+        uz: ("CDC relay (WAL)", "CDC relay COMMIT tartibida o'qiydi, ROLLBACK'ni hech ko'rmaydi; yuborgach, offsetni saqlashdan oldin o'ladi va bir muddat turmaydi: slot WAL ni ushlab turadi, qayta yuborishni jobId yutadi."),
+        en: ("CDC relay (WAL)", "The CDC relay reads commits in order and never sees a rollback; it dies after publishing, before saving its offset, and stays down a while: the slot keeps the WAL, jobId absorbs the republish."),
+    },
+    PresetText {
+        name: "high-water-relay",
+        uz: ("High-water-mark relay", "WHERE id > last_id: sekin tranzaksiya id'ni erta oladi, belgi o'tib ketgach COMMIT qiladi, hodisasi hech qachon o'qilmaydi: butunlay yo'qoladi."),
+        en: ("High-water-mark relay", "WHERE id > last_id: a slow transaction takes its id early and commits after the mark has passed it; its event is never read, lost for good."),
+    },
+    PresetText {
+        name: "high-water-lesson-poll",
+        uz: ("Darsdagi so'rov bilan", "Xuddi shu sekin tranzaksiya, lekin WHERE tarqatilgan_vaqt IS NULL: kech qator keyingi so'rovda olinadi, tartibi o'zgaradi, lekin yo'qolmaydi."),
+        en: ("With the lesson's poll", "The same slow transaction with WHERE tarqatilgan_vaqt IS NULL: the late row is taken by the next poll, out of order but not lost."),
+    },
+    PresetText {
+        name: "cleaner-by-age",
+        uz: ("Noto'g'ri tozalovchi", "tarqatilgan_vaqt filtrisiz tozalovchi (1 kun saqlash), relay 4 kun ishlamaydi: tarqatilmagan qatorlar o'chiriladi, hamma hodisa yo'qoladi."),
+        en: ("A broken cleaner", "A cleaner without the tarqatilgan_vaqt filter (1-day retention) while the relay is down 4 days: it deletes unpublished rows, every event is lost."),
+    },
+    PresetText {
+        name: "cleaner-published-only",
+        uz: ("Darsdagi outboxTozala", "Faqat tarqatilgan qatorlarni o'chiradigan tozalovchi (1 kun), relay 4 kun ishlamaydi: tarqatilmaganlarga tegmaydi, hech narsa yo'qolmaydi."),
+        en: ("The lesson's outboxTozala", "A cleaner that deletes only published rows (1 day) while the relay is down 4 days: unpublished rows are untouched, nothing is lost."),
+    },
+    PresetText {
+        name: "inbox-retention",
+        uz: ("Qisqa inbox saqlash", "Inbox qatorlari 1 kun saqlanadi, relay esa 5 kun ishlamaydi: qayta yuborilgan hodisalarni inbox endi tanimaydi, har amal ikki marta bajariladi."),
+        en: ("Short inbox retention", "Inbox rows are kept 1 day but the relay is down 5 days: the inbox no longer knows the republished events, every action runs twice."),
+    },
+    PresetText {
+        name: "client-retry",
+        uz: ("Mijoz qayta urinadi", "API COMMIT qiladi va javobdan oldin o'ladi; mijoz idempotentlik kalitisiz qayta yuboradi: ikkinchi vazifa va yangi hodisa_id, amal ikki marta."),
+        en: ("The client retries", "The API commits, then dies before answering; the client retries without an idempotency key: a second task and a new hodisa_id, acted on twice."),
+    },
+    PresetText {
+        name: "client-retry-idempotency-key",
+        uz: ("Qayta urinish + kalit", "Xuddi shu yo'qolgan javob, lekin API mijoz kalitini tranzaksiyada saqlaydi: qayta urinish hech narsa yozmaydi va birinchi natijani oladi."),
+        en: ("Retry with a key", "The same lost answer, but the API stores the client's key in its transaction: the retry writes nothing and gets the first result."),
+    },
+    PresetText {
+        name: "ordering-retry",
+        uz: ("Tartib buzilishi", "Har vazifaning ikki hodisasi: yaratildi, keyin bajarildi; birinchisini yuborish bir marta muvaffaqiyatsiz, qayta urinish undan keyin keladi: iste'molchi teskari tartibni ko'radi."),
+        en: ("Out of order", "Each task has two events, created then completed; the first fails once and its retry arrives after the second: the consumer sees them out of order."),
+    },
+    PresetText {
+        name: "relay-lag",
+        uz: ("Relay orqada qoladi", "Har so'rovda bitta qator yuboradigan relay tezroq yozuvchilar ortida: eng eski tarqatilmagan qatorning yoshi o'sib boradi."),
+        en: ("The relay lags", "A relay that publishes one row per poll behind faster writers: the age of the oldest unpublished row keeps growing."),
+    },
+    PresetText {
+        name: "two-copies-at-once",
+        uz: ("Ikki nusxa bir vaqtda", "Qulfsiz va jobIdsiz ikki relay har hodisaga ikki ish qo'yadi; ikki worker ikkalasini birga oladi: ikkinchi INSERT … ON CONFLICT birinchisini kutadi va hech narsa qilmaydi."),
+        en: ("Two copies at once", "Two relays without locks or jobId put two jobs per event; two workers take both at once: the second INSERT … ON CONFLICT waits for the first, then does nothing."),
     },
 ];
 

@@ -28,17 +28,30 @@ fn variants(s: &Scenario) -> Vec<(&'static str, Scenario)> {
     let mut a = s.clone();
     let t = |at_tick, action| Timed { at_tick, action };
     a.schedule.push(t(40, Action::QueueDown { hang: true }));
-    a.schedule.push(t(90, Action::Kill { process: "worker-1".into() }));
+    a.schedule.push(t(
+        90,
+        Action::Kill {
+            process: "worker-1".into(),
+        },
+    ));
     a.schedule.push(t(150, Action::QueueUp));
     a.schedule.push(t(170, Action::QueueDown { hang: false }));
     a.schedule.push(t(260, Action::QueueUp));
-    a.schedule.push(t(300, Action::Kill { process: "relay-1".into() }));
-    a.schedule.push(t(320, Action::ArmKill {
-        process: "worker-1".into(),
-        step: outbox_model::Step::Commit,
-        when: When::Always,
-        times: Some(2),
-    }));
+    a.schedule.push(t(
+        300,
+        Action::Kill {
+            process: "relay-1".into(),
+        },
+    ));
+    a.schedule.push(t(
+        320,
+        Action::ArmKill {
+            process: "worker-1".into(),
+            step: outbox_model::Step::Commit,
+            when: When::Always,
+            times: Some(2),
+        },
+    ));
     a.schedule.push(t(600, Action::RetryFailedJobs));
     a.config.relays = a.config.relays.max(1);
     a.config.workers = a.config.workers.max(1);
@@ -70,7 +83,11 @@ fn main() {
                     s.max_ticks = s.max_ticks.min(20_000);
                     let mut w = World::new(&s);
                     w.cfg.log_cap = 100_000;
-                    w.check = if full { CheckLevel::Full } else { CheckLevel::Touched };
+                    w.check = if full {
+                        CheckLevel::Full
+                    } else {
+                        CheckLevel::Touched
+                    };
                     let mut h = 0xcbf2_9ce4_8422_2325u64;
                     let mut n = 0;
                     while w.tick < s.max_ticks && !w.settled() {
@@ -92,19 +109,16 @@ fn main() {
                     fnv(&mut h, &format!("{:?}", w.kills));
                     fnv(&mut h, &format!("{:?}", w.script_results));
                     fnv(&mut h, &format!("{:?}", w.procs));
-                    fnv(&mut h, &format!("{:?}", w.auditor.events().collect::<Vec<_>>()));
+                    fnv(
+                        &mut h,
+                        &format!("{:?}", w.auditor.events().collect::<Vec<_>>()),
+                    );
                     for e in w.auditor.events().map(|(e, _)| e).take(300) {
                         fnv(&mut h, &format!("{:?}", w.judge(e)));
                     }
                     println!(
                         "{:<28} {:<8} seed {:>3} full {} trace {:016x} steps {:>6} all {:016x}",
-                        p.name,
-                        vn,
-                        seed,
-                        full as u8,
-                        w.trace_hash,
-                        w.steps,
-                        h
+                        p.name, vn, seed, full as u8, w.trace_hash, w.steps, h
                     );
                 }
             }

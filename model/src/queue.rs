@@ -156,8 +156,7 @@ impl Queue {
     pub(crate) fn reserve(&mut self, jobs: usize) {
         self.slots.reserve(jobs);
         self.by_event.reserve(jobs + 1);
-        self.created_order
-            .reserve(jobs.min(self.created_order_cap));
+        self.created_order.reserve(jobs.min(self.created_order_cap));
     }
 
     /// The slot holding the job with this key.
@@ -377,9 +376,8 @@ impl Queue {
         if self.health != Health::Up || self.lock_timers == 0 {
             return Vec::new();
         }
-        let expired = self.slots_where(|j| {
-            j.state == JobState::Active && j.lock_until.is_some_and(|t| t <= now)
-        });
+        let expired = self
+            .slots_where(|j| j.state == JobState::Active && j.lock_until.is_some_and(|t| t <= now));
         let mut out = Vec::new();
         for s in expired {
             let j = self.at_mut(s);

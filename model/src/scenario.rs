@@ -821,14 +821,16 @@ pub fn presets() -> Vec<Scenario> {
     let mut s = base("client-retry", "The API commits, then dies before answering (i % 10 == 3, once); the client retries without an idempotency key → a second task and a second event with a new hodisa_id, acted on twice");
     s.workload.tasks = 10;
     s.config.client_retries = 1;
-    s.faults.push(kill("api", Step::Respond, CANON_KILL, Some(1)));
+    s.faults
+        .push(kill("api", Step::Respond, CANON_KILL, Some(1)));
     v.push(s);
 
     let mut s = base("client-retry-idempotency-key", "The same lost answer and retry, but the API stores the client's key in the request's transaction: the retry writes nothing and gets the first result");
     s.workload.tasks = 10;
     s.config.client_retries = 1;
     s.config.api_idempotency_key = true;
-    s.faults.push(kill("api", Step::Respond, CANON_KILL, Some(1)));
+    s.faults
+        .push(kill("api", Step::Respond, CANON_KILL, Some(1)));
     v.push(s);
 
     let mut s = base("ordering-retry", "Each task has two events, created then completed; publishing task 0's created event fails once, so its retry reaches the queue after completed → the consumer sees them out of order");

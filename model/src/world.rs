@@ -301,12 +301,19 @@ pub enum FaultNote {
     QueueDown,
     QueueHangs,
     QueueUp,
-    PublishFails { event: u32, times: u32 },
+    PublishFails {
+        event: u32,
+        times: u32,
+    },
     FailedJobsRetried,
     /// Redis came back empty; this many jobs were in it.
-    RedisFlushed { jobs: u32 },
+    RedisFlushed {
+        jobs: u32,
+    },
     /// The operator's UPDATE un-marked this many rows.
-    Unpublished { rows: u32 },
+    Unpublished {
+        rows: u32,
+    },
     /// The operator's UPDATE hit a locked row and gave up (lock_timeout).
     UnpublishRefused,
 }
@@ -488,7 +495,11 @@ pub fn program(kind: ProcKind, cfg: &Config, script_len: usize) -> Vec<Step> {
         ProcKind::Cdc => vec![ReadWal, Publish, SaveOffset],
         ProcKind::Cleaner => {
             let mut v = vec![Begin, CleanOutbox];
-            if cfg.cleaner.as_ref().is_some_and(|c| c.inbox_retention_days.is_some()) {
+            if cfg
+                .cleaner
+                .as_ref()
+                .is_some_and(|c| c.inbox_retention_days.is_some())
+            {
                 v.push(CleanInbox);
             }
             v.extend([Commit, Rollback]);
@@ -701,8 +712,8 @@ impl World {
             scratch: Default::default(),
             cfg,
         };
-        let hint = (s.workload.tasks as usize + s.workload.preloaded_events as usize)
-            .min(RESERVE_EVENTS);
+        let hint =
+            (s.workload.tasks as usize + s.workload.preloaded_events as usize).min(RESERVE_EVENTS);
         w.auditor.reserve(hint);
         w.db.reserve(hint);
         w.queue.reserve(hint);
@@ -904,8 +915,9 @@ impl World {
     /// relay, committed rows above its mark.
     fn relay_has_work(&self) -> bool {
         if self.cfg.relay.mode == RelayMode::HighWater {
-            (self.high_water as usize..self.db.outbox.len())
-                .any(|i| self.db.row_committed(&self.db.outbox[i]) && !self.db.outbox[i].data.deleted)
+            (self.high_water as usize..self.db.outbox.len()).any(|i| {
+                self.db.row_committed(&self.db.outbox[i]) && !self.db.outbox[i].data.deleted
+            })
         } else {
             self.db.unpublished_len() > 0
         }
@@ -2022,7 +2034,13 @@ impl World {
                     evs.extend(r.events.iter().copied());
                     upto = r.lsn;
                 }
-                self.log(pid, Some(step), Note::Rows { n: evs.len() as u32 });
+                self.log(
+                    pid,
+                    Some(step),
+                    Note::Rows {
+                        n: evs.len() as u32,
+                    },
+                );
                 if evs.is_empty() {
                     self.procs[i].sleep_until = self.tick + self.cfg.relay.poll_interval_ticks;
                     return;
@@ -2044,8 +2062,7 @@ impl World {
                     None => self.block(i, Wait::Queue),
                     Some(false) => {
                         // The stream is ordered: retry this event after a pause.
-                        self.procs[i].sleep_until =
-                            self.tick + self.cfg.relay.poll_interval_ticks;
+                        self.procs[i].sleep_until = self.tick + self.cfg.relay.poll_interval_ticks;
                     }
                     Some(true) => {
                         let Mem::Cdc { batch, pos, .. } = &mut self.procs[i].mem else {
@@ -2059,14 +2076,25 @@ impl World {
                 }
             }
             Step::SaveOffset => {
-                let Mem::Cdc { batch, pos, upto_lsn } = &mut self.procs[i].mem else {
+                let Mem::Cdc {
+                    batch,
+                    pos,
+                    upto_lsn,
+                } = &mut self.procs[i].mem
+                else {
                     unreachable!()
                 };
                 let lsn = *upto_lsn;
                 let evs = std::mem::take(batch);
                 *pos = 0;
                 self.db.wal_confirm(lsn);
-                self.log(pid, Some(step), Note::Rows { n: evs.len() as u32 });
+                self.log(
+                    pid,
+                    Some(step),
+                    Note::Rows {
+                        n: evs.len() as u32,
+                    },
+                );
                 self.touched.extend(evs);
                 self.goto(i, Step::ReadWal);
             }

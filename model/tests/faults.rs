@@ -102,7 +102,9 @@ fn dead_letter_clears_the_head() {
     assert_eq!((c.events_in_outbox, c.events_unpublished), (17, 0));
     assert_eq!((c.queue_jobs, c.effects, c.lost, c.stuck), (17, 17, 0, 0));
     assert_eq!(c.in_flight, 3);
-    assert!(w.db.outbox[..3].iter().all(|r| r.data.dead_letter && r.data.urinishlar == 5));
+    assert!(w.db.outbox[..3]
+        .iter()
+        .all(|r| r.data.dead_letter && r.data.urinishlar == 5));
 }
 
 #[test]
@@ -128,7 +130,10 @@ fn redis_flush_loses_published_events_and_the_unmark_recovers_them() {
     assert_eq!(c.lost, waiting, "{c:?}");
     for e in evs {
         let row = w.db.event_row(e).unwrap();
-        assert!(row.data.tarqatilgan_vaqt.is_some(), "the outbox says {e} was published");
+        assert!(
+            row.data.tarqatilgan_vaqt.is_some(),
+            "the outbox says {e} was published"
+        );
     }
     // At 400 the operator un-marks everything published since tick 0; the relay
     // republishes 30 rows, the inbox skips those already acted on.
@@ -173,8 +178,14 @@ fn cdc_relay_republishes_after_dying_before_its_offset_and_retains_the_log() {
     let c = w.counters();
     // After the restart it reads from the saved offset (none): the 20 again (jobId dedup:
     // 20 hits), then the 9 new ones. 29 jobs, nothing lost, nothing retained.
-    assert_eq!((c.queue_adds, c.queue_dedup_hits, c.queue_jobs), (49, 20, 29));
-    assert_eq!((c.effects, c.lost, c.phantoms, c.wal_retained), (29, 0, 0, 0));
+    assert_eq!(
+        (c.queue_adds, c.queue_dedup_hits, c.queue_jobs),
+        (49, 20, 29)
+    );
+    assert_eq!(
+        (c.effects, c.lost, c.phantoms, c.wal_retained),
+        (29, 0, 0, 0)
+    );
     assert_eq!(c.duplicate_deliveries, 0);
 }
 
@@ -212,7 +223,10 @@ fn cleaner_without_the_published_filter_deletes_unpublished_rows() {
     // 200 every row is older than a day and, without the tarqatilgan_vaqt filter, gets
     // deleted. The restarted relay finds nothing: 10 lost.
     let (_, c) = run("cleaner-by-age");
-    assert_eq!((c.tasks_in_db, c.events_in_outbox, c.queue_jobs, c.lost), (10, 0, 0, 10));
+    assert_eq!(
+        (c.tasks_in_db, c.events_in_outbox, c.queue_jobs, c.lost),
+        (10, 0, 0, 10)
+    );
 }
 
 #[test]
@@ -246,7 +260,10 @@ fn inbox_retention_shorter_than_redelivery_lets_duplicates_through() {
     let mut s = preset("inbox-retention").unwrap();
     s.config.cleaner.as_mut().unwrap().inbox_retention_days = None;
     let c = finish(start(&s), &s).counters();
-    assert_eq!((c.duplicate_deliveries, c.effects, c.duplicate_effects), (5, 5, 0));
+    assert_eq!(
+        (c.duplicate_deliveries, c.effects, c.duplicate_effects),
+        (5, 5, 0)
+    );
 }
 
 #[test]
@@ -256,12 +273,21 @@ fn retry_without_key_makes_a_second_task_with_key_returns_the_first() {
     // task and a second event (new hodisa_id), both acted on. The inbox cannot see it (two
     // ids), so the business action happens twice for one request.
     let (_, c) = run("client-retry");
-    assert_eq!((c.tasks_in_db, c.events_in_outbox, c.duplicate_tasks), (11, 11, 1));
-    assert_eq!((c.effects, c.duplicate_effects, c.duplicate_deliveries), (11, 1, 0));
+    assert_eq!(
+        (c.tasks_in_db, c.events_in_outbox, c.duplicate_tasks),
+        (11, 11, 1)
+    );
+    assert_eq!(
+        (c.effects, c.duplicate_effects, c.duplicate_deliveries),
+        (11, 1, 0)
+    );
     // With the key in the same transaction, the retry's INSERT finds the committed key,
     // writes nothing, and answers with the first result.
     let (_, c) = run("client-retry-idempotency-key");
-    assert_eq!((c.tasks_in_db, c.events_in_outbox, c.duplicate_tasks), (10, 10, 0));
+    assert_eq!(
+        (c.tasks_in_db, c.events_in_outbox, c.duplicate_tasks),
+        (10, 10, 0)
+    );
     assert_eq!((c.effects, c.duplicate_effects, c.lost), (10, 0, 0));
 }
 
@@ -298,7 +324,10 @@ fn relay_slower_than_writers_lag_grows() {
     // It still catches up once the writers stop: nothing is lost.
     let w = finish(w, &s);
     let c = w.counters();
-    assert_eq!((c.effects, c.lost, c.oldest_unpublished_age_ticks), (150, 0, 0));
+    assert_eq!(
+        (c.effects, c.lost, c.oldest_unpublished_age_ticks),
+        (150, 0, 0)
+    );
 }
 
 #[test]
@@ -306,7 +335,10 @@ fn two_copies_at_once_second_inbox_insert_does_nothing() {
     // No locks and no jobId: both relays publish all 20 → 40 jobs, 20 duplicate
     // deliveries; the inbox turns the second copy of each into a no-op → 20 effects.
     let (w, c) = run("two-copies-at-once");
-    assert_eq!((c.queue_jobs, c.deliveries, c.duplicate_deliveries), (40, 40, 20));
+    assert_eq!(
+        (c.queue_jobs, c.deliveries, c.duplicate_deliveries),
+        (40, 40, 20)
+    );
     assert_eq!((c.effects, c.duplicate_effects, c.lost), (20, 0, 0));
     assert_eq!(w.db.committed_actions(), 20);
 }

@@ -5,21 +5,49 @@
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
-use outbox_playground::i18n::{t, Key, Lang};
-use outbox_playground::App;
+use outbox_model::{preset, Action, Step};
+use outbox_playground::counters::CountersPanel;
+use outbox_playground::ctl::Ctl;
+use outbox_playground::i18n::{provide_i18n, t, Key, Lang};
+use outbox_playground::process_card::ProcessCard;
+use outbox_playground::sim::{Input, Sim};
+use outbox_playground::words::PRESETS;
+use outbox_playground::{storage, App};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// A fresh element appended to `<body>`, with `App` mounted into it.
-fn mount_app() -> HtmlElement {
+fn new_host() -> HtmlElement {
     let doc = document();
     let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
     doc.body().unwrap().append_child(&host).unwrap();
+    host
+}
+
+/// A fresh element appended to `<body>`, with `App` mounted into it (from a clean
+/// localStorage, so it opens the default scenario).
+fn mount_app() -> HtmlElement {
+    storage::clear();
+    let host = new_host();
     leptos::mount::mount_to(host.clone(), App).forget();
     host
+}
+
+/// One component under a controller holding `sim`; returns the host and the controller.
+fn mount_with<V: IntoView + 'static>(sim: Sim, f: fn() -> V) -> (HtmlElement, Ctl) {
+    let host = new_host();
+    let (tx, rx) = std::sync::mpsc::channel();
+    leptos::mount::mount_to(host.clone(), move || {
+        provide_i18n(Lang::Uz);
+        let ctl = Ctl::new(sim);
+        provide_context(ctl);
+        tx.send(ctl).unwrap();
+        f()
+    })
+    .forget();
+    (host, rx.recv().unwrap())
 }
 
 fn by_testid(host: &HtmlElement, testid: &str) -> HtmlElement {
@@ -87,36 +115,142 @@ async fn language_switch_changes_the_text() {
 }
 
 #[wasm_bindgen_test]
-async fn canon_panel_renders_the_models_counters() {
-    let host = mount_app();
+async fn counters_render_the_models_snapshot() {
+    let mut sim = Sim::new(preset("canon-dual-write").unwrap());
+    while sim.tick() {}
+    let want = sim.world.counters();
+    let (host, _) = mount_with(sim, || view! { <CountersPanel/> });
     settle().await;
-    // The figures come from the model run inside the page; the lesson's canon says
-    // "bazada 100 vazifa, navbatda 90 hodisa — 10 tasi YO'QOLDI" and for the outbox 100/100/0.
-    for (name, expected) in [
-        ("canon-dual-write", ("100", "90", "10")),
-        ("canon-outbox", ("100", "100", "0")),
-    ] {
-        let c = outbox_playground::canon::canon_counters(name).unwrap();
-        let got = (
-            text(&host, &format!("{name}-db")),
-            text(&host, &format!("{name}-queue")),
-            text(&host, &format!("{name}-lost")),
-        );
-        assert_eq!(
-            got,
-            (
-                c.tasks_in_db.to_string(),
-                c.queue_jobs.to_string(),
-                c.lost.to_string()
-            )
-        );
-        assert_eq!((got.0.as_str(), got.1.as_str(), got.2.as_str()), expected);
+    // Every counter the panel shows is the model's number, under the model's JSON name.
+    let json = serde_json::to_value(&want).unwrap();
+    let tiles = host
+        .query_selector_all("[data-testid^=\"count-\"]")
+        .unwrap();
+    assert!(
+        tiles.length() >= 12,
+        "only {} counters rendered",
+        tiles.length()
+    );
+    for i in 0..tiles.length() {
+        let el: HtmlElement = tiles.get(i).unwrap().unchecked_into();
+        let id = el.get_attribute("data-testid").unwrap();
+        let name = id.trim_start_matches("count-");
+        let model = json[name]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{name} is not a model counter"));
+        assert_eq!(el.text_content().unwrap(), model.to_string(), "{name}");
     }
+    // The lesson's canon: 100 tasks in the database, 90 in the queue, 10 lost.
+    assert_eq!(text(&host, "count-tasks_in_db"), "100");
+    assert_eq!(text(&host, "count-queue_jobs"), "90");
+    assert_eq!(text(&host, "count-lost"), "10");
     assert_eq!(text(&host, "canon-line"), "bazada 100, navbatda 90");
-    by_testid(&host, "lang-en").click();
+}
+
+#[wasm_bindgen_test]
+async fn a_kill_control_dispatches_the_right_action() {
+    let sim = Sim::new(preset("canon-dual-write").unwrap());
+    let (host, ctl) = mount_with(sim, || view! { <ProcessCard name="api".to_string()/> });
+    settle().await;
+
+    // Arm: "die when you next reach queue.add".
+    let arm = by_testid(&host, "arm-api-queue_add");
+    assert_eq!(arm.get_attribute("aria-pressed").as_deref(), Some("false"));
+    arm.click();
+    settle().await;
+    let last = ctl.sim.with_value(|s| s.inputs().last().cloned());
+    assert_eq!(
+        last,
+        Some(Input::Act(Action::ArmKill {
+            process: "api".into(),
+            step: Step::QueueAdd,
+            when: outbox_model::scenario::When::Nth { n: 1 },
+            times: Some(1),
+        }))
+    );
+    let armed = ctl.sim.with_value(|s| {
+        s.world
+            .armed
+            .iter()
+            .map(|k| (k.proc.0, k.step))
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(armed, vec![(1, Step::QueueAdd)], "the api is process 1");
+    assert_eq!(
+        by_testid(&host, "arm-api-queue_add")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+
+    // Pressing it again disarms.
+    by_testid(&host, "arm-api-queue_add").click();
+    settle().await;
+    assert!(ctl.sim.with_value(|s| s.world.armed.is_empty()));
+
+    // Kill now: the process is dead and the card offers a restart instead.
+    by_testid(&host, "kill-api").click();
     settle().await;
     assert_eq!(
-        text(&host, "canon-line"),
-        "100 in the database, 90 in the queue"
+        ctl.sim.with_value(|s| s.inputs().last().cloned()),
+        Some(Input::Act(Action::Kill {
+            process: "api".into()
+        }))
     );
+    assert!(!ctl.sim.with_value(|s| s.world.procs[1].alive));
+    assert_eq!(text(&host, "status-api"), t(Lang::Uz, Key::ProcDead));
+    by_testid(&host, "restart-api").click();
+    settle().await;
+    assert!(ctl.sim.with_value(|s| s.world.procs[1].alive));
+}
+
+#[wasm_bindgen_test]
+async fn the_language_switch_changes_every_label() {
+    let host = mount_app();
+    settle().await;
+    let uz_text = host.text_content().unwrap();
+    // Strings that differ between the languages and cannot be part of an English one.
+    let en_all: Vec<&str> = Key::ALL.iter().map(|k| t(Lang::En, *k)).collect();
+    let distinct = |uz: &str, en: &str| {
+        uz != en
+            && uz.chars().count() >= 4
+            && !uz.contains('{')
+            && !en_all.iter().any(|e| e.contains(uz))
+    };
+    let mut uz_labels: Vec<&str> = Key::ALL
+        .iter()
+        .filter(|k| distinct(t(Lang::Uz, **k), t(Lang::En, **k)))
+        .map(|k| t(Lang::Uz, *k))
+        .collect();
+    uz_labels.extend(
+        PRESETS
+            .iter()
+            .map(|p| p.title(Lang::Uz))
+            .filter(|uz| !en_all.contains(uz)),
+    );
+    let shown: Vec<&str> = uz_labels
+        .iter()
+        .copied()
+        .filter(|l| uz_text.contains(l))
+        .collect();
+    assert!(
+        shown.len() >= 40,
+        "only {} Uzbek labels on the page",
+        shown.len()
+    );
+
+    by_testid(&host, "lang-en").click();
+    settle().await;
+    let en_text = host.text_content().unwrap();
+    let left: Vec<&str> = shown
+        .iter()
+        .copied()
+        .filter(|l| en_text.contains(l))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "still in Uzbek after switching to English: {left:?}"
+    );
+    by_testid(&host, "lang-uz").click();
+    settle().await;
 }

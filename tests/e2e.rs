@@ -3,125 +3,254 @@
 //! both addresses in `OUTBOX_E2E_URL` and `OUTBOX_WEBDRIVER_URL`.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+mod common;
 
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use std::time::Duration;
+
+use common::*;
+use fantoccini::{Client, Locator};
 use outbox_playground::i18n::{t, Key, Lang};
+use outbox_playground::link;
+use outbox_playground::sim::Sim;
 
-type TestResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
-
-fn env_url(name: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| {
-        panic!(
-            "{name} is not set: the end-to-end test needs the page and the chromedriver that \
-             `cargo xtask test` starts. Run `cargo xtask test`."
-        )
-    })
-}
-
-async fn connect(webdriver: &str) -> Client {
-    let capabilities = serde_json::json!({
-        "browserName": "chrome",
-        "goog:chromeOptions": {
-            "binary": std::env::var("OUTBOX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-quic", "--no-first-run", "--window-size=1920,1080",
-            ],
-        },
-    });
-    let serde_json::Value::Object(capabilities) = capabilities else {
-        unreachable!()
-    };
-    ClientBuilder::new(HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(webdriver)
-        .await
-        .unwrap_or_else(|err| panic!("cannot open a WebDriver session at {webdriver}: {err}"))
-}
-
-fn screenshot_path(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/screenshots");
-    std::fs::create_dir_all(&dir).expect("create tests/screenshots");
-    dir.join(name)
-}
-
-async fn text_of(client: &Client, testid: &str) -> Result<String, fantoccini::error::CmdError> {
-    client
-        .find(Locator::Css(&format!("[data-testid=\"{testid}\"]")))
-        .await?
-        .text()
-        .await
-}
-
-/// Polls until the element's text equals `want` (the page updates asynchronously).
-async fn wait_for_text(client: &Client, testid: &str, want: &str) -> TestResult {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let got = text_of(client, testid).await?;
-        if got == want {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{testid}: expected {want:?}, still {got:?}").into());
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn language_switch_scenario(client: &Client, page: &str) -> TestResult {
-    client.goto(page).await?;
-    client
-        .wait()
-        .at_most(Duration::from_secs(20))
-        .for_element(Locator::Css("[data-testid=\"lang-switch\"]"))
-        .await?;
-
-    assert_eq!(text_of(client, "title").await?, t(Lang::Uz, Key::Title));
-    wait_for_text(client, "tagline", t(Lang::Uz, Key::Tagline)).await?;
-    std::fs::write(screenshot_path("e2e-uz.png"), client.screenshot().await?)?;
-
-    client
-        .find(Locator::Css("[data-testid=\"lang-en\"]"))
-        .await?
-        .click()
-        .await?;
-    wait_for_text(client, "tagline", t(Lang::En, Key::Tagline)).await?;
-    let lang = client
-        .find(Locator::Css("html"))
-        .await?
-        .attr("lang")
-        .await?;
-    assert_eq!(
-        lang.as_deref(),
-        Some("en"),
-        "<html lang> did not follow the switch"
-    );
-    let shot = screenshot_path("e2e-en.png");
-    std::fs::write(&shot, client.screenshot().await?)?;
-    eprintln!("screenshot: {}", shot.display());
-    Ok(())
+async fn session(width: u32, height: u32) -> (Client, String) {
+    let page = env_url("OUTBOX_E2E_URL");
+    let webdriver = env_url("OUTBOX_WEBDRIVER_URL");
+    (connect(&webdriver, width, height, &[]).await, page)
 }
 
 #[tokio::test]
 async fn language_switch_changes_the_page() {
-    let page = env_url("OUTBOX_E2E_URL");
-    let webdriver = env_url("OUTBOX_WEBDRIVER_URL");
-    let client = connect(&webdriver).await;
-    // Run the scenario in its own task so that a panic in it is caught; close the
-    // session whatever happened (the browser must not outlive the test); then report.
-    let scenario = {
-        let client = client.clone();
-        tokio::spawn(async move { language_switch_scenario(&client, &page).await })
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        assert_eq!(text_of(&client, "title").await?, t(Lang::Uz, Key::Title));
+        wait_for_text(&client, "tagline", t(Lang::Uz, Key::Tagline), 10).await?;
+        click(&client, "lang-en").await?;
+        wait_for_text(&client, "tagline", t(Lang::En, Key::Tagline), 10).await?;
+        let lang = client
+            .find(Locator::Css("html"))
+            .await?
+            .attr("lang")
+            .await?;
+        assert_eq!(
+            lang.as_deref(),
+            Some("en"),
+            "<html lang> did not follow the switch"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn canon_runs_give_the_lessons_numbers() {
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        // The lesson's §2: 100 tasks, the API dies after COMMIT at every i % 10 == 3 →
+        // "bazada 100, navbatda 90": 10 events lost.
+        run_preset(&client, "canon-dual-write").await?;
+        assert_eq!(counter(&client, "tasks_in_db").await?, "100");
+        assert_eq!(counter(&client, "queue_jobs").await?, "90");
+        assert_eq!(counter(&client, "lost").await?, "10");
+        assert_eq!(
+            text_of(&client, "canon-line").await?,
+            "bazada 100, navbatda 90"
+        );
+        screenshot(&client, "playground-1920x1080.png").await?;
+        client.set_window_size(390, 844).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        screenshot(&client, "playground-390x844.png").await?;
+        client.set_window_size(1920, 1080).await?;
+
+        // The lesson's §3: the same kills with the outbox → 100 and 100, nothing lost.
+        run_preset(&client, "canon-outbox").await?;
+        assert_eq!(counter(&client, "tasks_in_db").await?, "100");
+        assert_eq!(counter(&client, "queue_jobs").await?, "100");
+        assert_eq!(counter(&client, "lost").await?, "0");
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_relay_killed_after_its_queue_add_is_absorbed_by_the_job_id() {
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        set_value(&client, "preset", "canon-outbox").await?;
+        // Ten tasks, one row per poll, so the kill catches exactly one published event.
+        set_value(&client, "mode-tasks", "10").await?;
+        set_value(&client, "mode-batch", "1").await?;
+        // Kill the relay when it next reaches "UPDATE published", i.e. after its queue.add
+        // and before its COMMIT.
+        click(&client, "arm-relay-1-mark_published").await?;
+        run_to_end(&client).await?;
+        // The row stayed unpublished, the restarted relay added it again, and
+        // jobId = hodisa_id absorbed the second add: one dedup hit, no duplicate delivery.
+        assert_eq!(counter(&client, "queue_dedup_hits").await?, "1");
+        assert_eq!(counter(&client, "duplicate_deliveries").await?, "0");
+        assert_eq!(counter(&client, "queue_jobs").await?, "10");
+        assert_eq!(counter(&client, "effects").await?, "10");
+        assert_eq!(counter(&client, "lost").await?, "0");
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_shared_link_replays_the_same_run() {
+    let (client, page) = session(1920, 1080).await;
+    let (url, seen) = {
+        let page = page.clone();
+        let result = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let out = result.clone();
+        with_session(client, move |client| async move {
+            open(&client, &page).await?;
+            set_value(&client, "preset", "canon-outbox").await?;
+            for _ in 0..40 {
+                click(&client, "step").await?;
+            }
+            click(&client, "kill-relay-1").await?;
+            for _ in 0..20 {
+                click(&client, "step").await?;
+            }
+            click(&client, "share").await?;
+            let url = client
+                .find(Locator::Css(&css("share-url")))
+                .await?
+                .prop("value")
+                .await?
+                .unwrap_or_default();
+            assert!(url.contains("#run="), "{url}");
+            let seen = (
+                counters(&client).await?,
+                text_of(&client, "timeline-value").await?,
+            );
+            *out.lock().unwrap() = Some((url, seen));
+            Ok(())
+        })
+        .await;
+        let got = result.lock().unwrap().take().unwrap();
+        got
     };
-    let outcome = scenario.await;
-    let closed = client.close().await;
-    match outcome {
-        Ok(result) => result.unwrap(),
-        Err(join_error) => std::panic::resume_unwind(join_error.into_panic()),
-    }
-    closed.expect("close the WebDriver session");
+    // A new session (its own profile, so no saved state) opens the link.
+    let (client, _) = session(1920, 1080).await;
+    with_session(client, move |client| async move {
+        open(&client, &url).await?;
+        wait_for_text(&client, "timeline-value", &seen.1, 20).await?;
+        assert_eq!(counters(&client).await?, seen.0);
+        assert_eq!(
+            text_of(&client, "status-relay-1").await?,
+            t(Lang::Uz, Key::ProcDead)
+        );
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_broken_link_gets_a_message_and_a_fresh_scenario() {
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        // Not base64 at all.
+        open(&client, &format!("{page}#run=%%%not-a-run")).await?;
+        let notice = text_of(&client, "notice").await?;
+        let start = t(Lang::Uz, Key::NoticeBadLink).split(" (").next().unwrap();
+        assert!(notice.contains(start), "{notice}");
+        assert_eq!(counter(&client, "tick").await?, "0");
+        assert_eq!(counter(&client, "tasks_in_db").await?, "0");
+
+        // Well-formed, but tampered: four relays is more than the model allows.
+        let mut run = Sim::new(outbox_model::preset("canon-outbox").unwrap()).to_run();
+        run.scenario.config.relays = 4;
+        open(&client, &format!("{page}#{}", link::fragment(&run))).await?;
+        let notice = text_of(&client, "notice").await?;
+        assert!(notice.contains("relays"), "{notice}");
+        // The page still works: it runs the default scenario.
+        run_to_end(&client).await?;
+        assert_eq!(counter(&client, "tasks_in_db").await?, "100");
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn reloading_brings_the_saved_scenario_back() {
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        set_value(&client, "preset", "exercise-3").await?;
+        for _ in 0..7 {
+            click(&client, "step").await?;
+        }
+        let before = (
+            text_of(&client, "timeline-value").await?,
+            counters(&client).await?,
+        );
+        client.refresh().await?;
+        open(&client, &page).await?;
+        let preset = client
+            .find(Locator::Css(&css("preset")))
+            .await?
+            .prop("value")
+            .await?;
+        assert_eq!(preset.as_deref(), Some("exercise-3"));
+        wait_for_text(&client, "timeline-value", &before.0, 10).await?;
+        assert_eq!(counters(&client).await?, before.1);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn axe_finds_no_serious_or_critical_violations() {
+    let axe = std::fs::read_to_string(env_url("OUTBOX_AXE_JS")).expect("read axe.min.js");
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, move |client| async move {
+        open(&client, &page).await?;
+        // Populate every panel: part of a run, an event's lifecycle, the modes open.
+        set_value(&client, "speed", "5").await?;
+        click(&client, "play").await?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        click(&client, "play").await?;
+        client
+            .execute(
+                "document.querySelector('[data-testid=modes]').open = true",
+                vec![],
+            )
+            .await?;
+        set_value(&client, "life-event", "1").await?;
+        for lang in ["uz", "en"] {
+            click(&client, &format!("lang-{lang}")).await?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            client.execute(&axe, vec![]).await?;
+            let result = client
+                .execute_async(
+                    "const done = arguments[arguments.length - 1];
+                     axe.run(document, { resultTypes: ['violations'] })
+                        .then(r => done(JSON.stringify(r.violations.map(v => ({
+                            id: v.id, impact: v.impact, nodes: v.nodes.length,
+                            target: v.nodes.slice(0, 3).map(n => n.target.join(' ')) })))))
+                        .catch(e => done('error: ' + e));",
+                    vec![],
+                )
+                .await?;
+            let text = result.as_str().unwrap_or_default().to_string();
+            assert!(!text.starts_with("error"), "axe failed: {text}");
+            let violations: Vec<serde_json::Value> = serde_json::from_str(&text)?;
+            eprintln!("axe ({lang}): {} violation kinds: {text}", violations.len());
+            let bad: Vec<_> = violations
+                .iter()
+                .filter(|v| matches!(v["impact"].as_str(), Some("serious" | "critical")))
+                .collect();
+            assert!(
+                bad.is_empty(),
+                "serious or critical violations ({lang}): {bad:?}"
+            );
+        }
+        Ok(())
+    })
+    .await;
 }

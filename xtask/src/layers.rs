@@ -118,6 +118,8 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
     )?;
     proc::wait_for_port(port, Duration::from_secs(30), Some(driver.child()))?;
     println!("chromedriver on 127.0.0.1:{port}");
+    // The end-to-end tests, then the page benchmark (frame time, DOM size, first paint)
+    // against the same build, server and driver.
     let ok = run_visible(
         ctx.cargo()
             .args([
@@ -128,10 +130,13 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
                 "integration",
                 "--test",
                 "e2e",
+                "--bench",
+                "page",
             ])
             .env("OUTBOX_E2E_URL", server.url())
             .env("OUTBOX_WEBDRIVER_URL", format!("http://127.0.0.1:{port}"))
-            .env("OUTBOX_CHROMIUM", CHROMIUM),
+            .env("OUTBOX_CHROMIUM", CHROMIUM)
+            .env("OUTBOX_AXE_JS", setup::axe_js(ctx)),
     )?;
     let shot = ctx.root.join("tests/screenshots/e2e-en.png");
     if ok && shot.exists() {

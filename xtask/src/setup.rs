@@ -14,6 +14,8 @@ use crate::Ctx;
 pub const TRUNK_VERSION: &str = "0.21.14";
 pub const BINARYEN_NPM: &str = "binaryen@132.0.0";
 pub const WASM_OPT_VERSION: &str = "132";
+/// The accessibility checker the end-to-end layer injects into the page.
+pub const AXE_NPM: &str = "axe-core@4.14.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
@@ -34,6 +36,7 @@ pub fn run(ctx: &Ctx, scope: Scope) -> Result<()> {
     stage(&format!("wasm-opt (npm {BINARYEN_NPM})"), || wasm_opt(ctx))?;
     if scope == Scope::Test {
         stage("chromium + chromedriver", || chromium(ctx))?;
+        stage(&format!("axe-core (npm {AXE_NPM})"), || axe_core(ctx))?;
         stage("postgresql server", || postgresql(ctx))?;
     }
     println!("setup: done in {:.1} s", started.elapsed().as_secs_f64());
@@ -221,6 +224,44 @@ fn wasm_opt(ctx: &Ctx) -> Result<String> {
             "{} --version says {:?}",
             wasm_opt.display(),
             output(Command::new(&wasm_opt).arg("--version"))
+        ))
+    }
+}
+
+/// The path of axe-core's browser bundle (what the end-to-end layer injects).
+pub fn axe_js(ctx: &Ctx) -> PathBuf {
+    ctx.tools.join("node_modules/axe-core/axe.min.js")
+}
+
+fn axe_core(ctx: &Ctx) -> Result<String> {
+    let version = AXE_NPM.rsplit('@').next().unwrap_or_default();
+    let package = ctx.tools.join("node_modules/axe-core/package.json");
+    let ok = || {
+        axe_js(ctx).exists()
+            && std::fs::read_to_string(&package)
+                .is_ok_and(|p| p.contains(&format!("\"version\": \"{version}\"")))
+    };
+    if ok() {
+        return Ok("already installed".into());
+    }
+    if which("npm").is_none() {
+        apt_install(ctx, &["nodejs", "npm"])?;
+    }
+    std::fs::create_dir_all(&ctx.tools).map_err(proc::io_ctx("create .tools"))?;
+    run_logged(
+        Command::new("npm")
+            .arg("install")
+            .arg("--prefix")
+            .arg(&ctx.tools)
+            .args(["--no-audit", "--no-fund", "--loglevel=error", AXE_NPM]),
+        &log(ctx, "axe-core"),
+    )?;
+    if ok() {
+        Ok("installed".into())
+    } else {
+        Err(format!(
+            "{} is missing after npm install",
+            axe_js(ctx).display()
         ))
     }
 }

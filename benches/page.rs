@@ -1,0 +1,174 @@
+//! The page benchmark (run by `cargo xtask test` after the end-to-end tests, against the
+//! same release build, server and chromedriver). It measures what issue #6 budgets:
+//! - first contentful paint of a cold load on localhost (≤ 500 ms);
+//! - frame time while the model runs 100 000 tasks at full speed: the intervals between
+//!   requestAnimationFrame timestamps, with Chromium's frame-rate cap and vsync off so an
+//!   interval is what the frame really cost rather than the display's 16.7 ms (p95 ≤ 16 ms);
+//! - the DOM's node count, sampled every 10 frames through the run (< 3 000).
+//! It prints every figure and fails when a budget is broken.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use outbox_playground::link;
+use outbox_playground::sim::Sim;
+
+const FCP_BUDGET_MS: f64 = 500.0;
+const P95_BUDGET_MS: f64 = 16.0;
+const DOM_BUDGET: u64 = 3000;
+const TASKS: u32 = 100_000;
+const WINDOW: Duration = Duration::from_secs(12);
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+async fn first_contentful_paint(page: &str, webdriver: &str) -> f64 {
+    let client = connect(webdriver, 1920, 1080, &[]).await;
+    let fcp = std::sync::Arc::new(std::sync::Mutex::new(0.0));
+    let out = fcp.clone();
+    let page = page.to_string();
+    with_session(client, move |client| async move {
+        open(&client, &page).await?;
+        for _ in 0..50 {
+            let v = client
+                .execute(
+                    "const e = performance.getEntriesByName('first-contentful-paint')[0];
+                     return e ? e.startTime : null;",
+                    vec![],
+                )
+                .await?;
+            if let Some(ms) = v.as_f64() {
+                *out.lock().unwrap() = ms;
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Err("no first-contentful-paint entry".into())
+    })
+    .await;
+    let v = *fcp.lock().unwrap();
+    v
+}
+
+struct Frames {
+    intervals: Vec<f64>,
+    dom_max: u64,
+    ticks: u64,
+}
+
+async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
+    let mut scenario = outbox_model::preset("canon-outbox").expect("the canon preset");
+    scenario.workload.tasks = TASKS;
+    scenario.max_ticks = u64::MAX / 2;
+    let url = format!("{page}#{}", link::fragment(&Sim::new(scenario).to_run()));
+    let client = connect(
+        webdriver,
+        1920,
+        1080,
+        &["--disable-gpu-vsync", "--disable-frame-rate-limit"],
+    )
+    .await;
+    let result = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let out = result.clone();
+    with_session(client, move |client| async move {
+        open(&client, &url).await?;
+        set_value(&client, "speed", "7").await?;
+        client
+            .execute(
+                "window.__bench = { frames: [], dom: 0, stop: false };
+                 (function f(t) {
+                     const b = window.__bench;
+                     b.frames.push(t);
+                     if (b.frames.length % 10 === 0) {
+                         b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
+                     }
+                     if (!b.stop) requestAnimationFrame(f);
+                 })(performance.now());",
+                vec![],
+            )
+            .await?;
+        click(&client, "play").await?;
+        tokio::time::sleep(WINDOW).await;
+        let v = client
+            .execute(
+                "const b = window.__bench; b.stop = true;
+                 b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
+                 return JSON.stringify({ frames: b.frames, dom: b.dom });",
+                vec![],
+            )
+            .await?;
+        let ticks: u64 = counter(&client, "tick").await?.parse()?;
+        let v: serde_json::Value = serde_json::from_str(v.as_str().unwrap_or("{}"))?;
+        let frames: Vec<f64> = v["frames"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+            .unwrap_or_default();
+        let intervals = frames.windows(2).map(|w| w[1] - w[0]).collect();
+        *out.lock().unwrap() = Some(Frames {
+            intervals,
+            dom_max: v["dom"].as_u64().unwrap_or(0),
+            ticks,
+        });
+        Ok(())
+    })
+    .await;
+    let frames = result.lock().unwrap().take().expect("the run was measured");
+    frames
+}
+
+#[tokio::main]
+async fn main() {
+    let page = env_url("OUTBOX_E2E_URL");
+    let webdriver = env_url("OUTBOX_WEBDRIVER_URL");
+
+    let fcp = first_contentful_paint(&page, &webdriver).await;
+    let f = frames_at_full_speed(&page, &webdriver).await;
+    let mut sorted = f.intervals.clone();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    assert!(
+        sorted.len() > 20,
+        "only {} frames in {WINDOW:?}",
+        sorted.len()
+    );
+    let (p50, p95, max) = (
+        percentile(&sorted, 0.5),
+        percentile(&sorted, 0.95),
+        sorted[sorted.len() - 1],
+    );
+    println!("page bench: first contentful paint {fcp:.0} ms (budget {FCP_BUDGET_MS:.0})");
+    println!(
+        "page bench: {TASKS} tasks at full speed for {:.0} s: {} frames, p50 {p50:.1} ms, p95 {p95:.1} ms (budget {P95_BUDGET_MS:.0}), max {max:.1} ms",
+        WINDOW.as_secs_f64(),
+        sorted.len()
+    );
+    println!(
+        "page bench: DOM at most {} nodes (budget < {DOM_BUDGET}); the model reached tick {} ({:.0} ticks/s)",
+        f.dom_max,
+        f.ticks,
+        f.ticks as f64 / WINDOW.as_secs_f64()
+    );
+    let mut broken = Vec::new();
+    if fcp > FCP_BUDGET_MS {
+        broken.push(format!(
+            "first contentful paint {fcp:.0} ms > {FCP_BUDGET_MS:.0} ms"
+        ));
+    }
+    if p95 > P95_BUDGET_MS {
+        broken.push(format!(
+            "p95 frame time {p95:.1} ms > {P95_BUDGET_MS:.0} ms"
+        ));
+    }
+    if f.dom_max >= DOM_BUDGET {
+        broken.push(format!("{} DOM nodes >= {DOM_BUDGET}", f.dom_max));
+    }
+    if !broken.is_empty() {
+        eprintln!("page bench: budget broken: {}", broken.join("; "));
+        std::process::exit(1);
+    }
+    println!("page bench: every budget met");
+}

@@ -1,0 +1,191 @@
+//! What the end-to-end tests and the page benchmark share: a WebDriver session on the
+//! Chromium `cargo xtask test` installed, and small helpers to find, read and drive the
+//! page by its `data-testid`s.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+
+pub type TestResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
+
+pub fn env_url(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| {
+        panic!(
+            "{name} is not set: this test needs the page and the chromedriver that \
+             `cargo xtask test` starts. Run `cargo xtask test`."
+        )
+    })
+}
+
+/// A headless Chromium session; `extra` flags are added to the usual ones.
+pub async fn connect(webdriver: &str, width: u32, height: u32, extra: &[&str]) -> Client {
+    let mut args = vec![
+        "--headless".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-dev-shm-usage".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--disable-quic".into(),
+        "--no-first-run".into(),
+        format!("--window-size={width},{height}"),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let capabilities = serde_json::json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": std::env::var("OUTBOX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
+            "args": args,
+        },
+    });
+    let serde_json::Value::Object(capabilities) = capabilities else {
+        unreachable!()
+    };
+    ClientBuilder::new(HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(webdriver)
+        .await
+        .unwrap_or_else(|err| panic!("cannot open a WebDriver session at {webdriver}: {err}"))
+}
+
+/// Runs `scenario` in its own task so a panic in it is caught, always closes the session
+/// (the browser must not outlive the test), then reports.
+pub async fn with_session<F, Fut>(client: Client, scenario: F)
+where
+    F: FnOnce(Client) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = TestResult> + Send + 'static,
+{
+    let outcome = tokio::spawn(scenario(client.clone())).await;
+    let closed = client.close().await;
+    match outcome {
+        Ok(result) => result.unwrap(),
+        Err(join_error) => std::panic::resume_unwind(join_error.into_panic()),
+    }
+    closed.expect("close the WebDriver session");
+}
+
+pub fn screenshot_path(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/screenshots");
+    std::fs::create_dir_all(&dir).expect("create tests/screenshots");
+    dir.join(name)
+}
+
+pub async fn screenshot(client: &Client, name: &str) -> TestResult {
+    let path = screenshot_path(name);
+    std::fs::write(&path, client.screenshot().await?)?;
+    eprintln!("screenshot: {}", path.display());
+    Ok(())
+}
+
+pub fn css(testid: &str) -> String {
+    format!("[data-testid=\"{testid}\"]")
+}
+
+pub async fn text_of(client: &Client, testid: &str) -> Result<String, fantoccini::error::CmdError> {
+    client.find(Locator::Css(&css(testid))).await?.text().await
+}
+
+pub async fn click(client: &Client, testid: &str) -> TestResult {
+    client
+        .find(Locator::Css(&css(testid)))
+        .await?
+        .click()
+        .await?;
+    Ok(())
+}
+
+/// Opens the page and waits for the playground to be drawn.
+pub async fn open(client: &Client, url: &str) -> TestResult {
+    client.goto(url).await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css(&css("counters")))
+        .await?;
+    Ok(())
+}
+
+/// Polls until the element's text equals `want` (the page updates asynchronously).
+pub async fn wait_for_text(client: &Client, testid: &str, want: &str, secs: u64) -> TestResult {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let got = text_of(client, testid).await.unwrap_or_default();
+        if got == want {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{testid}: expected {want:?}, still {got:?}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Sets a form control's value the way a user's input would (fires input and change).
+pub async fn set_value(client: &Client, testid: &str, value: &str) -> TestResult {
+    client
+        .execute(
+            "const el = document.querySelector(arguments[0]);
+             el.value = arguments[1];
+             el.dispatchEvent(new Event('input', { bubbles: true }));
+             el.dispatchEvent(new Event('change', { bubbles: true }));",
+            vec![css(testid).into(), value.into()],
+        )
+        .await?;
+    Ok(())
+}
+
+/// Chooses a scenario preset, sets the fastest speed and plays it to its end.
+pub async fn run_preset(client: &Client, name: &str) -> TestResult {
+    set_value(client, "preset", name).await?;
+    run_to_end(client).await
+}
+
+pub async fn run_to_end(client: &Client) -> TestResult {
+    set_value(client, "speed", "7").await?;
+    click(client, "play").await?;
+    wait_finished(client, 60).await
+}
+
+pub async fn wait_finished(client: &Client, secs: u64) -> TestResult {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let hidden = client
+            .find(Locator::Css(&css("finished")))
+            .await?
+            .attr("hidden")
+            .await?;
+        if hidden.is_none() {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err("the run did not finish in time".into());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Every counter on the page, by its model name.
+pub async fn counters(
+    client: &Client,
+) -> Result<Vec<(String, String)>, fantoccini::error::CmdError> {
+    let mut out = Vec::new();
+    for el in client
+        .find_all(Locator::Css("[data-testid^=\"count-\"]"))
+        .await?
+    {
+        let id = el.attr("data-testid").await?.unwrap_or_default();
+        out.push((
+            id.trim_start_matches("count-").to_string(),
+            el.text().await?,
+        ));
+    }
+    Ok(out)
+}
+
+pub async fn counter(client: &Client, name: &str) -> Result<String, fantoccini::error::CmdError> {
+    text_of(client, &format!("count-{name}")).await
+}

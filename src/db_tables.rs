@@ -104,7 +104,7 @@ pub fn DbTables() -> impl IntoView {
 
     view! {
         <div class="db" data-testid="db">
-            <section class="db__table">
+            <section class="db__table" tabindex="0">
                 <h4 class="db__name">
                     {move || i18n.t(Key::TableTasks)}
                     <span class="db__count" data-testid="db-tasks-count">{move || count(t.with(|v| v.tasks_count))}</span>
@@ -114,7 +114,7 @@ pub fn DbTables() -> impl IntoView {
                     <tbody>{tasks}</tbody>
                 </table>
             </section>
-            <section class="db__table">
+            <section class="db__table" tabindex="0">
                 <h4 class="db__name">
                     {move || i18n.t(Key::TableOutbox)}
                     <span class="db__count" data-testid="db-outbox-count">{move || count(t.with(|v| v.outbox_count))}</span>
@@ -135,7 +135,7 @@ pub fn DbTables() -> impl IntoView {
                     <tbody>{outbox}</tbody>
                 </table>
             </section>
-            <section class="db__table">
+            <section class="db__table" tabindex="0">
                 <h4 class="db__name">
                     {move || i18n.t(Key::TableInbox)}
                     <span class="db__count" data-testid="db-inbox-count">{move || count(t.with(|v| v.inbox_count))}</span>

@@ -83,7 +83,7 @@ pub fn EventLog() -> impl IntoView {
     view! {
         <section class="log panel" data-testid="event-log" aria-labelledby="log-heading">
             <h2 id="log-heading" class="panel__heading">{move || i18n.t(Key::LogHeading)}</h2>
-            <ol class="log__list">{rows}</ol>
+            <ol class="log__list" tabindex="0" aria-labelledby="log-heading">{rows}</ol>
         </section>
     }
 }

@@ -195,6 +195,35 @@ fn keyboard(ctl: Ctl) {
     on_cleanup(move || handle.remove());
 }
 
+/// Brings back the saved language and speed, and keeps them saved from now on. A corrupt
+/// entry is reported (unless a worse notice is already up) and overwritten.
+fn restore_settings(ctl: Ctl, i18n: crate::i18n::I18n) {
+    match storage::load_settings() {
+        Some(Ok(s)) => {
+            if let Some(lang) = crate::i18n::Lang::from_code(&s.lang) {
+                i18n.set_lang(lang);
+            }
+            ctl.speed.set(s.speed.min(SPEEDS.len() - 1));
+        }
+        Some(Err(why)) => {
+            if ctl.notice.get_untracked().is_none() {
+                ctl.notice.set(Some(Notice {
+                    key: Key::NoticeBadSaved,
+                    why,
+                    error: true,
+                }));
+            }
+        }
+        None => {}
+    }
+    Effect::new(move |_| {
+        storage::save_settings(&storage::Settings {
+            lang: i18n.lang().code().to_string(),
+            speed: ctl.speed.get(),
+        });
+    });
+}
+
 #[component]
 pub fn Playground() -> impl IntoView {
     let i18n = use_i18n();
@@ -203,6 +232,7 @@ pub fn Playground() -> impl IntoView {
     provide_context(ctl);
     ctl.notice.set(notice);
     ctl.save();
+    restore_settings(ctl, i18n);
     play_loop(ctl);
     keyboard(ctl);
 

@@ -30,6 +30,7 @@ fn new_host() -> HtmlElement {
 /// localStorage, so it opens the default scenario).
 fn mount_app() -> HtmlElement {
     storage::clear();
+    storage::clear_settings();
     let host = new_host();
     leptos::mount::mount_to(host.clone(), App).forget();
     host

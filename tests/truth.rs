@@ -260,7 +260,11 @@ impl Drop for Pg {
 /// Statement parameters, owned so they can cross to a session's thread.
 enum Param {
     I(i64),
+    /// An `integer` parameter (`urinishlar >= $2`).
+    I32(i32),
     F(f64),
+    /// A `timestamptz` parameter.
+    Ts(std::time::SystemTime),
     T(String),
     U(uuid::Uuid),
     J(serde_json::Value),
@@ -272,7 +276,9 @@ fn params(p: &[Param]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
         .map(|x| -> &(dyn postgres::types::ToSql + Sync) {
             match x {
                 Param::I(v) => v,
+                Param::I32(v) => v,
                 Param::F(v) => v,
+                Param::Ts(v) => v,
                 Param::T(v) => v,
                 Param::U(v) => v,
                 Param::J(v) => v,
@@ -1467,5 +1473,173 @@ fn relay_killed_before_commit_leaves_rows_for_the_next_poll() {
         "unpublished rows, urinishlar 0",
         Ans::Count(unpublished as u64),
         Ans::Count(m.db.unpublished_len()),
+    );
+}
+
+#[test]
+fn dead_letter_after_three_attempts_moves_only_that_row() {
+    // Publishing event 2 always fails; event 6 (added later) fails twice. With the move
+    // after 3 attempts, round 3 moves row 2 (3 attempts) but not row 6 (2 attempts): the
+    // next poll skips 2, gets 6, and the order flows on.
+    let name = "dead-letter";
+    const AFTER: i32 = 3;
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 5);
+    m.preload(5);
+    pg.session("relay");
+    let log = &mut Vec::new();
+    let mut fails_of_6 = 0;
+    for round in 1..=5 {
+        if round == 2 {
+            pg.observer
+                .execute(sql::INSERT_EVENT, &params(&event_params(6)))
+                .unwrap();
+            m.db.preload_event(EventId(6), EventKind::Created, 6, 0);
+        }
+        let r = "relay";
+        tx(
+            log,
+            name,
+            &format!("{round}: BEGIN"),
+            &mut pg,
+            &mut m,
+            r,
+            sql::BEGIN,
+        );
+        let a = poll(
+            log,
+            name,
+            &format!("{round}: SELECT … SKIP LOCKED"),
+            &mut pg,
+            &mut m,
+            r,
+            LockMode::SkipLocked,
+            100,
+        );
+        let Ans::Rows(ids) = a else { panic!() };
+        let expected: &[i64] = match round {
+            1 => &[1, 2, 3, 4, 5],
+            2 | 3 => &[2, 6],
+            4 => &[6],
+            _ => &[],
+        };
+        assert_eq!(ids, expected, "round {round}");
+        let mut ok = Vec::new();
+        let mut bad = Vec::new();
+        for id in ids {
+            if id == 2 || (id == 6 && fails_of_6 < 2) {
+                fails_of_6 += (id == 6) as i32;
+                bad.push(id);
+            } else {
+                ok.push(id);
+            }
+        }
+        if !ok.is_empty() {
+            let a = pg.count(r, sql::MARK_PUBLISHED, vec![Param::A(ok.clone())]);
+            same(
+                log,
+                name,
+                &format!("{round}: UPDATE … tarqatilgan_vaqt {ok:?}"),
+                a,
+                m.update(r, &ok, OutboxChange::Published),
+            );
+        }
+        if !bad.is_empty() {
+            let a = pg.count(r, sql::MARK_FAILED, vec![Param::A(bad.clone())]);
+            same(
+                log,
+                name,
+                &format!("{round}: UPDATE … urinishlar {bad:?}"),
+                a,
+                m.update(r, &bad, OutboxChange::Attempt),
+            );
+            // The move sees this transaction's own urinishlar + 1.
+            let a = pg.count(
+                r,
+                sql::DEAD_LETTER,
+                vec![Param::A(bad.clone()), Param::I32(AFTER)],
+            );
+            let t = m.t(r);
+            let rows: Vec<u32> = bad.iter().map(|&i| (i - 1) as u32).collect();
+            let res =
+                m.db.dead_letter(t, &rows, AFTER as u32, &mut Cursor::default());
+            let moved = same(
+                log,
+                name,
+                &format!("{round}: WITH olik AS (DELETE …) INSERT {bad:?}"),
+                a,
+                m.conv(res, Ans::Count),
+            );
+            assert_eq!(moved, Ans::Count((round == 3) as u64), "round {round}");
+        }
+        tx(
+            log,
+            name,
+            &format!("{round}: COMMIT"),
+            &mut pg,
+            &mut m,
+            r,
+            sql::COMMIT,
+        );
+    }
+    // outbox_olik holds exactly row 2, with its id, hodisa_id and 3 attempts.
+    let olik: Vec<i64> = pg
+        .observer
+        .query("SELECT id FROM outbox_olik ORDER BY id", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<_, i64>(0))
+        .collect();
+    let model_olik: Vec<i64> = (0..m.db.outbox.len())
+        .filter(|&i| m.db.outbox[i].data.dead_letter)
+        .map(|i| i as i64 + 1)
+        .collect();
+    same(
+        log,
+        name,
+        "outbox_olik ids",
+        Ans::Rows(olik),
+        Ans::Rows(model_olik),
+    );
+    let moved = pg
+        .observer
+        .query_one(
+            "SELECT count(*) FROM outbox_olik WHERE hodisa_id = $1 AND urinishlar = 3",
+            &[&uuid(2)],
+        )
+        .unwrap()
+        .get::<_, i64>(0);
+    let row2 = m.db.event_row(EventId(2)).unwrap().data;
+    same(
+        log,
+        name,
+        "outbox_olik: event 2, urinishlar 3",
+        Ans::Count(moved as u64),
+        Ans::Count((row2.dead_letter && row2.urinishlar == 3) as u64),
+    );
+    same(
+        log,
+        name,
+        "outbox rows left, of them unpublished",
+        Ans::Rows(vec![
+            pg.value("SELECT count(*) FROM outbox"),
+            pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL"),
+        ]),
+        Ans::Rows(vec![
+            m.db.committed_events() as i64,
+            m.db.unpublished_len() as i64,
+        ]),
+    );
+    assert_eq!(m.db.dead_letters(), 1);
+    let attempts_6 = pg.value("SELECT urinishlar::bigint FROM outbox WHERE id = 6");
+    same(
+        log,
+        name,
+        "urinishlar of event 6 (2 fails, 1 publish)",
+        Ans::Rows(vec![attempts_6]),
+        Ans::Rows(vec![
+            m.db.event_row(EventId(6)).unwrap().data.urinishlar as i64,
+        ]),
     );
 }

@@ -1643,3 +1643,231 @@ fn dead_letter_after_three_attempts_moves_only_that_row() {
         ]),
     );
 }
+
+/// The operator's lock timeout. The model's operator gives up at once on a locked row; in
+/// PostgreSQL `lock_timeout = 0` means "no timeout" (it waits forever, shown below), so the
+/// nearest real setting is the smallest positive one.
+const SET_LOCK_TIMEOUT_1MS: &str = "SET LOCAL lock_timeout = '1ms'";
+const SET_LOCK_TIMEOUT_0: &str = "SET LOCAL lock_timeout = 0";
+
+#[test]
+fn unpublish_since_refused_while_a_relay_holds_a_row() {
+    // Redis came back empty two days ago. Row 1 was published 3 days ago, rows 2 and 3 one
+    // day ago, row 4 never. The operator un-marks everything published since the crash.
+    let name = "unpublish-since";
+    const DAY: i64 = 86_400;
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 4);
+    m.preload(4);
+    let now = 100 * DAY as u64;
+    let published: [Option<i64>; 4] = [Some(3), Some(1), Some(1), None];
+    for (i, p) in published.iter().enumerate() {
+        if let Some(p) = p {
+            let id = i + 1;
+            pg.observer
+                .batch_execute(&format!("UPDATE outbox SET tarqatilgan_vaqt = now() - interval '{p} days', urinishlar = 1 WHERE id = {id}"))
+                .unwrap();
+            let r = &m.db.outbox[i];
+            let created = r.yaratilgan_vaqt;
+            m.db.backdate(i as u32, created, Some(now - (p * DAY) as u64));
+            m.db.outbox[i].data.urinishlar = 1;
+        }
+    }
+    m.tick = now;
+    let since_pg = std::time::SystemTime::now() - Duration::from_secs(2 * DAY as u64);
+    let since_model = now - 2 * DAY as u64;
+    let since = move || vec![Param::Ts(since_pg)];
+    pg.session("relay-1");
+    pg.session("relay-2");
+    pg.session("operator");
+    let log = &mut Vec::new();
+    // relay-1 holds row 4 (unpublished: the operator's WHERE never matches it).
+    tx(
+        log,
+        name,
+        "relay-1 BEGIN",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::BEGIN,
+    );
+    let a = poll(
+        log,
+        name,
+        "relay-1 SELECT … SKIP LOCKED",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        LockMode::SkipLocked,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![4]));
+    // relay-2 (a relay without row locks) marks row 3 again and has not committed.
+    tx(
+        log,
+        name,
+        "relay-2 BEGIN",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::BEGIN,
+    );
+    let a = pg.count("relay-2", sql::MARK_PUBLISHED, vec![Param::A(vec![3])]);
+    same(
+        log,
+        name,
+        "relay-2 UPDATE … tarqatilgan_vaqt [3]",
+        a,
+        m.update("relay-2", &[3], OutboxChange::Published),
+    );
+    // The operator, with the lock timeout: refused on row 3.
+    let op = "operator";
+    let unmark = |m: &mut Model| {
+        let t = m.t(op);
+        let r = m.db.unpublish_since(t, since_model, &mut Cursor::default());
+        match r {
+            // The world's operator gives up on the first locked row: the lock timeout.
+            Exec::Blocked(h) => {
+                assert_eq!(h, m.t("relay-2"), "blocked by relay-2");
+                Ans::Err(outbox_model::db::sqlstate::LOCK_NOT_AVAILABLE.into())
+            }
+            r => m.conv(r, Ans::Count),
+        }
+    };
+    tx(log, name, "operator BEGIN", &mut pg, &mut m, op, sql::BEGIN);
+    same(
+        log,
+        name,
+        "operator SET LOCAL lock_timeout = '1ms'",
+        pg.exec(op, SET_LOCK_TIMEOUT_1MS),
+        Ans::Ok,
+    );
+    let a = pg.count(op, sql::UNPUBLISH_SINCE, since());
+    let e = same(
+        log,
+        name,
+        "operator UPDATE … SET tarqatilgan_vaqt = NULL",
+        a,
+        unmark(&mut m),
+    );
+    assert_eq!(e, Ans::Err("55P03".into()));
+    tx(
+        log,
+        name,
+        "operator ROLLBACK",
+        &mut pg,
+        &mut m,
+        op,
+        sql::ROLLBACK,
+    );
+    // PostgreSQL's fact alone: a zero lock_timeout is no timeout, the UPDATE waits.
+    pg.exec(op, sql::BEGIN);
+    pg.exec(op, SET_LOCK_TIMEOUT_0);
+    let a = pg.count(op, sql::UNPUBLISH_SINCE, since());
+    println!(
+        "truth: {name:<24} {:<44} postgres={a:?} (0 disables lock_timeout: it waits)",
+        "operator with lock_timeout = 0"
+    );
+    assert_eq!(a, Ans::Waits(vec!["relay-2".into()]));
+    // relay-2 gives up; the waiting UPDATE then takes rows 2 and 3 (rolled back: PG only).
+    tx(
+        log,
+        name,
+        "relay-2 ROLLBACK",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::ROLLBACK,
+    );
+    let a = pg.finish(op);
+    assert_eq!(a, Ans::Count(2));
+    pg.exec(op, sql::ROLLBACK);
+    // Now no relay holds a published row: the operator un-marks rows 2 and 3 while
+    // relay-1 still holds row 4.
+    tx(log, name, "operator BEGIN", &mut pg, &mut m, op, sql::BEGIN);
+    same(
+        log,
+        name,
+        "operator SET LOCAL lock_timeout = '1ms'",
+        pg.exec(op, SET_LOCK_TIMEOUT_1MS),
+        Ans::Ok,
+    );
+    let a = pg.count(op, sql::UNPUBLISH_SINCE, since());
+    let n = same(
+        log,
+        name,
+        "operator UPDATE … SET tarqatilgan_vaqt = NULL",
+        a,
+        unmark(&mut m),
+    );
+    assert_eq!(n, Ans::Count(2));
+    tx(
+        log,
+        name,
+        "operator COMMIT",
+        &mut pg,
+        &mut m,
+        op,
+        sql::COMMIT,
+    );
+    // relay-1's next poll in the same transaction sees them again, with its own row 4.
+    let a = poll(
+        log,
+        name,
+        "relay-1 SELECT … SKIP LOCKED again",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        LockMode::SkipLocked,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![2, 3, 4]));
+    let a = pg.count(
+        "relay-1",
+        sql::MARK_PUBLISHED,
+        vec![Param::A(vec![2, 3, 4])],
+    );
+    same(
+        log,
+        name,
+        "relay-1 UPDATE … tarqatilgan_vaqt [2, 3, 4]",
+        a,
+        m.update("relay-1", &[2, 3, 4], OutboxChange::Published),
+    );
+    tx(
+        log,
+        name,
+        "relay-1 COMMIT",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::COMMIT,
+    );
+    let attempts: Vec<i64> = pg
+        .observer
+        .query("SELECT urinishlar::bigint FROM outbox ORDER BY id", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<_, i64>(0))
+        .collect();
+    let model: Vec<i64> =
+        m.db.outbox
+            .iter()
+            .map(|r| r.data.urinishlar as i64)
+            .collect();
+    same(
+        log,
+        name,
+        "urinishlar of rows 1–4",
+        Ans::Rows(attempts),
+        Ans::Rows(model),
+    );
+    same(
+        log,
+        name,
+        "unpublished rows",
+        Ans::Count(pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL") as u64),
+        Ans::Count(m.db.unpublished_len()),
+    );
+}

@@ -1871,3 +1871,165 @@ fn unpublish_since_refused_while_a_relay_holds_a_row() {
         Ans::Count(m.db.unpublished_len()),
     );
 }
+
+#[test]
+fn two_requests_with_one_idempotency_key() {
+    // The client sends the same request twice (a retry after a timeout); both reach the
+    // API at once, each in its own transaction as the app role. The key's unique index
+    // makes the second wait for the first; then it does nothing (first committed) or
+    // inserts (first rolled back). ON CONFLICT DO NOTHING: no 23505 either way.
+    let name = "idempotency-key";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg.session("api-1");
+    pg.session("api-2");
+    let log = &mut Vec::new();
+    let key = |intent: u32| vec![Param::T(format!("sorov-{intent}"))];
+    let model_key = |m: &mut Model, who: &str, intent: u32| {
+        let t = m.t(who);
+        let r = m.db.key_insert(t, intent, 1);
+        m.conv(r, |ins| Ans::Count(ins as u64))
+    };
+    let begin_as_app =
+        |log: &mut Vec<String>, pg: &mut Pg, m: &mut Model, who: &str, step: &str| {
+            tx(
+                log,
+                name,
+                &format!("{step}: {who} BEGIN"),
+                pg,
+                m,
+                who,
+                sql::BEGIN,
+            );
+            let t = m.t(who);
+            let r = m.db.set_local_role(t, Role::App);
+            let model = m.conv(r, |_| Ans::Ok);
+            same(
+                log,
+                name,
+                &format!("{step}: {who} SET LOCAL ROLE vazifalar_ilova"),
+                pg.exec(who, sql::SET_ROLE_APP),
+                model,
+            );
+        };
+    for (intent, first_ends) in [(1u32, sql::COMMIT), (2, sql::ROLLBACK)] {
+        let step = format!("sorov-{intent}");
+        for w in ["api-1", "api-2"] {
+            begin_as_app(log, &mut pg, &mut m, w, &step);
+        }
+        let a = pg.count("api-1", sql::KEY_INSERT, key(intent));
+        let first = same(
+            log,
+            name,
+            &format!("{step}: api-1 INSERT INTO sorov_kalitlari"),
+            a,
+            model_key(&mut m, "api-1", intent),
+        );
+        assert_eq!(first, Ans::Count(1));
+        let a = pg.count("api-2", sql::KEY_INSERT, key(intent));
+        let w = same(
+            log,
+            name,
+            &format!("{step}: api-2 INSERT INTO sorov_kalitlari"),
+            a,
+            model_key(&mut m, "api-2", intent),
+        );
+        assert_eq!(w, Ans::Waits(vec!["api-1".into()]));
+        let ma = if first_ends == sql::COMMIT {
+            m.commit("api-1")
+        } else {
+            m.rollback("api-1")
+        };
+        same(
+            log,
+            name,
+            &format!("{step}: api-1 {first_ends}"),
+            pg.exec("api-1", first_ends),
+            ma,
+        );
+        let a = pg.finish("api-2");
+        let after = same(
+            log,
+            name,
+            &format!("{step}: api-2 INSERT after the wait"),
+            a,
+            model_key(&mut m, "api-2", intent),
+        );
+        assert_eq!(
+            after,
+            Ans::Count(if first_ends == sql::COMMIT { 0 } else { 1 })
+        );
+        tx(
+            log,
+            name,
+            &format!("{step}: api-2 COMMIT"),
+            &mut pg,
+            &mut m,
+            "api-2",
+            sql::COMMIT,
+        );
+    }
+    // A later retry of either request finds its key committed: nothing, and no wait.
+    for intent in [1u32, 2] {
+        let step = format!("retry sorov-{intent}");
+        begin_as_app(log, &mut pg, &mut m, "api-1", &step);
+        let a = pg.count("api-1", sql::KEY_INSERT, key(intent));
+        let n = same(
+            log,
+            name,
+            &format!("{step}: INSERT INTO sorov_kalitlari"),
+            a,
+            model_key(&mut m, "api-1", intent),
+        );
+        assert_eq!(n, Ans::Count(0));
+        tx(
+            log,
+            name,
+            &format!("{step}: ROLLBACK"),
+            &mut pg,
+            &mut m,
+            "api-1",
+            sql::ROLLBACK,
+        );
+    }
+    // The grant is INSERT alone: the app role may not read the keys.
+    begin_as_app(log, &mut pg, &mut m, "api-1", "read");
+    let a = pg.run(
+        "api-1",
+        Box::new(
+            |c| match c.execute("SELECT count(*) FROM sorov_kalitlari", &[]) {
+                Ok(n) => Ans::Count(n),
+                Err(e) => Ans::Err(code(&e)),
+            },
+        ),
+    );
+    let t = m.t("api-1");
+    let r = m.db.probe(t, Table::SorovKalitlari, Privilege::Select);
+    let model = m.conv(r, Ans::Count);
+    let e = same(
+        log,
+        name,
+        "read: SELECT count(*) FROM sorov_kalitlari",
+        a,
+        model,
+    );
+    assert_eq!(e, Ans::Err("42501".into()));
+    tx(
+        log,
+        name,
+        "read: ROLLBACK",
+        &mut pg,
+        &mut m,
+        "api-1",
+        sql::ROLLBACK,
+    );
+    let keys = pg.value("SELECT count(*) FROM sorov_kalitlari");
+    let model_keys = [1u32, 2].iter().filter(|&&i| m.db.key_committed(i)).count() as i64;
+    same(
+        log,
+        name,
+        "committed keys",
+        Ans::Rows(vec![keys]),
+        Ans::Rows(vec![model_keys]),
+    );
+}

@@ -2033,3 +2033,244 @@ fn two_requests_with_one_idempotency_key() {
         Ans::Rows(vec![model_keys]),
     );
 }
+
+#[test]
+fn inbox_cleanup_deletes_only_rows_past_the_retention() {
+    // Inbox rows of events 1–4, processed 10, 8 and 1 days ago and now; retention 7 days.
+    let name = "inbox-cleanup";
+    const DAY: i64 = 86_400;
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    let now = 100 * DAY as u64;
+    for (e, days) in [(1u32, 10i64), (2, 8), (3, 1), (4, 0)] {
+        pg.observer.execute(sql::INBOX_INSERT, &[&uuid(e)]).unwrap();
+        pg.observer
+            .execute(
+                &format!("UPDATE inbox SET ishlangan_vaqt = now() - interval '{days} days' WHERE hodisa_id = $1"),
+                &[&uuid(e)],
+            )
+            .unwrap();
+        let t = m.db.begin(Role::Owner, now);
+        assert_eq!(
+            m.db.inbox_insert(t, EventId(e), now - (days * DAY) as u64),
+            Exec::Done(true)
+        );
+        m.db.commit(t);
+    }
+    m.tick = now;
+    pg.session("cleaner");
+    pg.session("cleaner-2");
+    pg.session("worker");
+    let log = &mut Vec::new();
+    let retention = || vec![Param::F(7.0 * DAY as f64)];
+    let model_cleanup = |m: &mut Model, who: &str| {
+        let t = m.t(who);
+        let cutoff = m.db.now(t) - 7 * DAY as u64;
+        let r = m.db.inbox_cleanup(t, cutoff);
+        m.conv(r, Ans::Count)
+    };
+    let model_inbox = |m: &mut Model, who: &str, e: u32| {
+        let t = m.t(who);
+        let r = m.db.inbox_insert(t, EventId(e), now);
+        m.conv(r, |ins| Ans::Count(ins as u64))
+    };
+    // A redelivery of event 2 meets the cleaner's uncommitted DELETE and waits; the
+    // cleaner rolls back, so the dedup row stays and the insert does nothing.
+    tx(
+        log,
+        name,
+        "A: cleaner BEGIN",
+        &mut pg,
+        &mut m,
+        "cleaner",
+        sql::BEGIN,
+    );
+    let a = pg.count("cleaner", sql::INBOX_CLEANUP, retention());
+    let n = same(
+        log,
+        name,
+        "A: cleaner DELETE … < now() - 7 days",
+        a,
+        model_cleanup(&mut m, "cleaner"),
+    );
+    assert_eq!(n, Ans::Count(2));
+    tx(
+        log,
+        name,
+        "A: worker BEGIN",
+        &mut pg,
+        &mut m,
+        "worker",
+        sql::BEGIN,
+    );
+    let a = pg.count("worker", sql::INBOX_INSERT, vec![Param::U(uuid(2))]);
+    let w = same(
+        log,
+        name,
+        "A: worker INSERT INTO inbox (event 2)",
+        a,
+        model_inbox(&mut m, "worker", 2),
+    );
+    assert_eq!(w, Ans::Waits(vec!["cleaner".into()]));
+    tx(
+        log,
+        name,
+        "A: cleaner ROLLBACK",
+        &mut pg,
+        &mut m,
+        "cleaner",
+        sql::ROLLBACK,
+    );
+    let a = pg.finish("worker");
+    let n = same(
+        log,
+        name,
+        "A: worker INSERT after the wait",
+        a,
+        model_inbox(&mut m, "worker", 2),
+    );
+    assert_eq!(n, Ans::Count(0));
+    tx(
+        log,
+        name,
+        "A: worker COMMIT",
+        &mut pg,
+        &mut m,
+        "worker",
+        sql::COMMIT,
+    );
+    // Again, committed this time: a redelivery of event 1 and a second cleaner both wait.
+    tx(
+        log,
+        name,
+        "B: cleaner BEGIN",
+        &mut pg,
+        &mut m,
+        "cleaner",
+        sql::BEGIN,
+    );
+    let a = pg.count("cleaner", sql::INBOX_CLEANUP, retention());
+    let n = same(
+        log,
+        name,
+        "B: cleaner DELETE … < now() - 7 days",
+        a,
+        model_cleanup(&mut m, "cleaner"),
+    );
+    assert_eq!(n, Ans::Count(2));
+    tx(
+        log,
+        name,
+        "B: worker BEGIN",
+        &mut pg,
+        &mut m,
+        "worker",
+        sql::BEGIN,
+    );
+    let a = pg.count("worker", sql::INBOX_INSERT, vec![Param::U(uuid(1))]);
+    let w = same(
+        log,
+        name,
+        "B: worker INSERT INTO inbox (event 1)",
+        a,
+        model_inbox(&mut m, "worker", 1),
+    );
+    assert_eq!(w, Ans::Waits(vec!["cleaner".into()]));
+    tx(
+        log,
+        name,
+        "B: cleaner-2 BEGIN",
+        &mut pg,
+        &mut m,
+        "cleaner-2",
+        sql::BEGIN,
+    );
+    let a = pg.count("cleaner-2", sql::INBOX_CLEANUP, retention());
+    let w = same(
+        log,
+        name,
+        "B: cleaner-2 DELETE … < now() - 7 days",
+        a,
+        model_cleanup(&mut m, "cleaner-2"),
+    );
+    assert_eq!(w, Ans::Waits(vec!["cleaner".into()]));
+    tx(
+        log,
+        name,
+        "B: cleaner COMMIT",
+        &mut pg,
+        &mut m,
+        "cleaner",
+        sql::COMMIT,
+    );
+    // The dedup row of event 1 is gone: its redelivery is processed again.
+    let a = pg.finish("worker");
+    let n = same(
+        log,
+        name,
+        "B: worker INSERT after the wait",
+        a,
+        model_inbox(&mut m, "worker", 1),
+    );
+    assert_eq!(n, Ans::Count(1));
+    let a = pg.finish("cleaner-2");
+    let n = same(
+        log,
+        name,
+        "B: cleaner-2 DELETE after the wait",
+        a,
+        model_cleanup(&mut m, "cleaner-2"),
+    );
+    assert_eq!(n, Ans::Count(0));
+    tx(
+        log,
+        name,
+        "B: cleaner-2 COMMIT",
+        &mut pg,
+        &mut m,
+        "cleaner-2",
+        sql::COMMIT,
+    );
+    tx(
+        log,
+        name,
+        "B: worker COMMIT",
+        &mut pg,
+        &mut m,
+        "worker",
+        sql::COMMIT,
+    );
+    let mut left = Vec::new();
+    for e in 1u32..=4 {
+        let n: i64 = pg
+            .observer
+            .query_one(
+                "SELECT count(*) FROM inbox WHERE hodisa_id = $1",
+                &[&uuid(e)],
+            )
+            .unwrap()
+            .get(0);
+        if n == 1 {
+            left.push(e as i64);
+        }
+    }
+    let model_left: Vec<i64> = (1u32..=4)
+        .filter(|&e| m.db.inbox_has(EventId(e)))
+        .map(|e| e as i64)
+        .collect();
+    let a = same(
+        log,
+        name,
+        "inbox rows left (events)",
+        Ans::Rows(left),
+        Ans::Rows(model_left),
+    );
+    assert_eq!(a, Ans::Rows(vec![1, 3, 4]));
+    same(
+        log,
+        name,
+        "inbox row count",
+        Ans::Count(pg.value("SELECT count(*) FROM inbox") as u64),
+        Ans::Count(m.db.committed_inbox()),
+    );
+}

@@ -2274,3 +2274,189 @@ fn inbox_cleanup_deletes_only_rows_past_the_retention() {
         Ans::Count(m.db.committed_inbox()),
     );
 }
+
+impl Pg {
+    /// `SELECT pg_sleep($1)`: answers Ok, or is still busy (waiting for no one) when
+    /// longer than the harness's moment.
+    fn sleep(&mut self, who: &str, secs: f64) -> Ans {
+        self.run(
+            who,
+            Box::new(
+                move |c| match c.execute(sql::PG_SLEEP, &params(&[Param::F(secs)])) {
+                    Ok(_) => Ans::Ok,
+                    Err(e) => Ans::Err(code(&e)),
+                },
+            ),
+        )
+    }
+}
+
+/// The model side of `pg_sleep`: the Db has no such statement; the world's session is busy
+/// for `PG_SLEEP_TICKS` with its transaction open, blocked by no transaction.
+fn model_sleeping() -> Ans {
+    Ans::Waits(vec![])
+}
+
+#[test]
+fn a_slow_transaction_hides_its_row_and_keeps_its_locks() {
+    let name = "pg-sleep";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 3);
+    m.preload(3);
+    pg.session("psql");
+    pg.session("relay-1");
+    pg.session("relay-2");
+    let log = &mut Vec::new();
+    // psql inserts event 4 and then sleeps inside its transaction.
+    tx(log, name, "psql BEGIN", &mut pg, &mut m, "psql", sql::BEGIN);
+    same(
+        log,
+        name,
+        "psql INSERT INTO outbox (id 4)",
+        pg.count("psql", sql::INSERT_EVENT, event_params(4)),
+        m.insert_event("psql", 4),
+    );
+    // relay-1 takes rows 1–3, then its publish is slow: it sleeps holding them.
+    tx(
+        log,
+        name,
+        "relay-1 BEGIN",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::BEGIN,
+    );
+    let a = poll(
+        log,
+        name,
+        "relay-1 SELECT … SKIP LOCKED",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        LockMode::SkipLocked,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![1, 2, 3]));
+    same(
+        log,
+        name,
+        "psql SELECT pg_sleep(1) (busy)",
+        pg.sleep("psql", 1.0),
+        model_sleeping(),
+    );
+    same(
+        log,
+        name,
+        "relay-1 SELECT pg_sleep(1) (busy)",
+        pg.sleep("relay-1", 1.0),
+        model_sleeping(),
+    );
+    // relay-2 neither sees the sleeping insert nor waits for it; relay-1's rows stay
+    // locked through its sleep.
+    tx(
+        log,
+        name,
+        "relay-2 BEGIN",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::BEGIN,
+    );
+    let a = poll(
+        log,
+        name,
+        "relay-2 SELECT … SKIP LOCKED",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::SkipLocked,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![]));
+    let a = poll(
+        log,
+        name,
+        "relay-2 SELECT … FOR UPDATE",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::Wait,
+        10,
+    );
+    assert_eq!(a, Ans::Waits(vec!["relay-1".into()]));
+    same(
+        log,
+        name,
+        "psql pg_sleep answers",
+        pg.finish("psql"),
+        Ans::Ok,
+    );
+    tx(
+        log,
+        name,
+        "psql COMMIT",
+        &mut pg,
+        &mut m,
+        "psql",
+        sql::COMMIT,
+    );
+    same(
+        log,
+        name,
+        "relay-1 pg_sleep answers",
+        pg.finish("relay-1"),
+        Ans::Ok,
+    );
+    let a = pg.count(
+        "relay-1",
+        sql::MARK_PUBLISHED,
+        vec![Param::A(vec![1, 2, 3])],
+    );
+    same(
+        log,
+        name,
+        "relay-1 UPDATE … tarqatilgan_vaqt [1, 2, 3]",
+        a,
+        m.update("relay-1", &[1, 2, 3], OutboxChange::Published),
+    );
+    tx(
+        log,
+        name,
+        "relay-1 COMMIT",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::COMMIT,
+    );
+    // relay-2's FOR UPDATE re-checks 1–3 (published now, dropped). Its snapshot was
+    // taken before psql committed: row 4 is not in it.
+    let a = same(
+        log,
+        name,
+        "relay-2 SELECT answers after the wait",
+        pg.finish("relay-2"),
+        m.select("relay-2", LockMode::Wait, 10),
+    );
+    assert_eq!(a, Ans::Rows(vec![]));
+    let a = poll(
+        log,
+        name,
+        "relay-2 SELECT … FOR UPDATE again",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::Wait,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![4]));
+    tx(
+        log,
+        name,
+        "relay-2 ROLLBACK",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::ROLLBACK,
+    );
+}

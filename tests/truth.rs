@@ -260,7 +260,11 @@ impl Drop for Pg {
 /// Statement parameters, owned so they can cross to a session's thread.
 enum Param {
     I(i64),
+    /// An `integer` parameter (`urinishlar >= $2`).
+    I32(i32),
     F(f64),
+    /// A `timestamptz` parameter.
+    Ts(std::time::SystemTime),
     T(String),
     U(uuid::Uuid),
     J(serde_json::Value),
@@ -272,7 +276,9 @@ fn params(p: &[Param]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
         .map(|x| -> &(dyn postgres::types::ToSql + Sync) {
             match x {
                 Param::I(v) => v,
+                Param::I32(v) => v,
                 Param::F(v) => v,
+                Param::Ts(v) => v,
                 Param::T(v) => v,
                 Param::U(v) => v,
                 Param::J(v) => v,
@@ -1467,5 +1473,990 @@ fn relay_killed_before_commit_leaves_rows_for_the_next_poll() {
         "unpublished rows, urinishlar 0",
         Ans::Count(unpublished as u64),
         Ans::Count(m.db.unpublished_len()),
+    );
+}
+
+#[test]
+fn dead_letter_after_three_attempts_moves_only_that_row() {
+    // Publishing event 2 always fails; event 6 (added later) fails twice. With the move
+    // after 3 attempts, round 3 moves row 2 (3 attempts) but not row 6 (2 attempts): the
+    // next poll skips 2, gets 6, and the order flows on.
+    let name = "dead-letter";
+    const AFTER: i32 = 3;
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 5);
+    m.preload(5);
+    pg.session("relay");
+    let log = &mut Vec::new();
+    let mut fails_of_6 = 0;
+    for round in 1..=5 {
+        if round == 2 {
+            pg.observer
+                .execute(sql::INSERT_EVENT, &params(&event_params(6)))
+                .unwrap();
+            m.db.preload_event(EventId(6), EventKind::Created, 6, 0);
+        }
+        let r = "relay";
+        tx(
+            log,
+            name,
+            &format!("{round}: BEGIN"),
+            &mut pg,
+            &mut m,
+            r,
+            sql::BEGIN,
+        );
+        let a = poll(
+            log,
+            name,
+            &format!("{round}: SELECT … SKIP LOCKED"),
+            &mut pg,
+            &mut m,
+            r,
+            LockMode::SkipLocked,
+            100,
+        );
+        let Ans::Rows(ids) = a else { panic!() };
+        let expected: &[i64] = match round {
+            1 => &[1, 2, 3, 4, 5],
+            2 | 3 => &[2, 6],
+            4 => &[6],
+            _ => &[],
+        };
+        assert_eq!(ids, expected, "round {round}");
+        let mut ok = Vec::new();
+        let mut bad = Vec::new();
+        for id in ids {
+            if id == 2 || (id == 6 && fails_of_6 < 2) {
+                fails_of_6 += (id == 6) as i32;
+                bad.push(id);
+            } else {
+                ok.push(id);
+            }
+        }
+        if !ok.is_empty() {
+            let a = pg.count(r, sql::MARK_PUBLISHED, vec![Param::A(ok.clone())]);
+            same(
+                log,
+                name,
+                &format!("{round}: UPDATE … tarqatilgan_vaqt {ok:?}"),
+                a,
+                m.update(r, &ok, OutboxChange::Published),
+            );
+        }
+        if !bad.is_empty() {
+            let a = pg.count(r, sql::MARK_FAILED, vec![Param::A(bad.clone())]);
+            same(
+                log,
+                name,
+                &format!("{round}: UPDATE … urinishlar {bad:?}"),
+                a,
+                m.update(r, &bad, OutboxChange::Attempt),
+            );
+            // The move sees this transaction's own urinishlar + 1.
+            let a = pg.count(
+                r,
+                sql::DEAD_LETTER,
+                vec![Param::A(bad.clone()), Param::I32(AFTER)],
+            );
+            let t = m.t(r);
+            let rows: Vec<u32> = bad.iter().map(|&i| (i - 1) as u32).collect();
+            let res =
+                m.db.dead_letter(t, &rows, AFTER as u32, &mut Cursor::default());
+            let moved = same(
+                log,
+                name,
+                &format!("{round}: WITH olik AS (DELETE …) INSERT {bad:?}"),
+                a,
+                m.conv(res, Ans::Count),
+            );
+            assert_eq!(moved, Ans::Count((round == 3) as u64), "round {round}");
+        }
+        tx(
+            log,
+            name,
+            &format!("{round}: COMMIT"),
+            &mut pg,
+            &mut m,
+            r,
+            sql::COMMIT,
+        );
+    }
+    // outbox_olik holds exactly row 2, with its id, hodisa_id and 3 attempts.
+    let olik: Vec<i64> = pg
+        .observer
+        .query("SELECT id FROM outbox_olik ORDER BY id", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<_, i64>(0))
+        .collect();
+    let model_olik: Vec<i64> = (0..m.db.outbox.len())
+        .filter(|&i| m.db.outbox[i].data.dead_letter)
+        .map(|i| i as i64 + 1)
+        .collect();
+    same(
+        log,
+        name,
+        "outbox_olik ids",
+        Ans::Rows(olik),
+        Ans::Rows(model_olik),
+    );
+    let moved = pg
+        .observer
+        .query_one(
+            "SELECT count(*) FROM outbox_olik WHERE hodisa_id = $1 AND urinishlar = 3",
+            &[&uuid(2)],
+        )
+        .unwrap()
+        .get::<_, i64>(0);
+    let row2 = m.db.event_row(EventId(2)).unwrap().data;
+    same(
+        log,
+        name,
+        "outbox_olik: event 2, urinishlar 3",
+        Ans::Count(moved as u64),
+        Ans::Count((row2.dead_letter && row2.urinishlar == 3) as u64),
+    );
+    same(
+        log,
+        name,
+        "outbox rows left, of them unpublished",
+        Ans::Rows(vec![
+            pg.value("SELECT count(*) FROM outbox"),
+            pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL"),
+        ]),
+        Ans::Rows(vec![
+            m.db.committed_events() as i64,
+            m.db.unpublished_len() as i64,
+        ]),
+    );
+    assert_eq!(m.db.dead_letters(), 1);
+    let attempts_6 = pg.value("SELECT urinishlar::bigint FROM outbox WHERE id = 6");
+    same(
+        log,
+        name,
+        "urinishlar of event 6 (2 fails, 1 publish)",
+        Ans::Rows(vec![attempts_6]),
+        Ans::Rows(vec![
+            m.db.event_row(EventId(6)).unwrap().data.urinishlar as i64,
+        ]),
+    );
+}
+
+/// The operator's lock timeout. The model's operator gives up at once on a locked row; in
+/// PostgreSQL `lock_timeout = 0` means "no timeout" (it waits forever, shown below), so the
+/// nearest real setting is the smallest positive one.
+const SET_LOCK_TIMEOUT_1MS: &str = "SET LOCAL lock_timeout = '1ms'";
+const SET_LOCK_TIMEOUT_0: &str = "SET LOCAL lock_timeout = 0";
+
+#[test]
+fn unpublish_since_refused_while_a_relay_holds_a_row() {
+    // Redis came back empty two days ago. Row 1 was published 3 days ago, rows 2 and 3 one
+    // day ago, row 4 never. The operator un-marks everything published since the crash.
+    let name = "unpublish-since";
+    const DAY: i64 = 86_400;
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 4);
+    m.preload(4);
+    let now = 100 * DAY as u64;
+    let published: [Option<i64>; 4] = [Some(3), Some(1), Some(1), None];
+    for (i, p) in published.iter().enumerate() {
+        if let Some(p) = p {
+            let id = i + 1;
+            pg.observer
+                .batch_execute(&format!("UPDATE outbox SET tarqatilgan_vaqt = now() - interval '{p} days', urinishlar = 1 WHERE id = {id}"))
+                .unwrap();
+            let r = &m.db.outbox[i];
+            let created = r.yaratilgan_vaqt;
+            m.db.backdate(i as u32, created, Some(now - (p * DAY) as u64));
+            m.db.outbox[i].data.urinishlar = 1;
+        }
+    }
+    m.tick = now;
+    let since_pg = std::time::SystemTime::now() - Duration::from_secs(2 * DAY as u64);
+    let since_model = now - 2 * DAY as u64;
+    let since = move || vec![Param::Ts(since_pg)];
+    pg.session("relay-1");
+    pg.session("relay-2");
+    pg.session("operator");
+    let log = &mut Vec::new();
+    // relay-1 holds row 4 (unpublished: the operator's WHERE never matches it).
+    tx(
+        log,
+        name,
+        "relay-1 BEGIN",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::BEGIN,
+    );
+    let a = poll(
+        log,
+        name,
+        "relay-1 SELECT … SKIP LOCKED",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        LockMode::SkipLocked,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![4]));
+    // relay-2 (a relay without row locks) marks row 3 again and has not committed.
+    tx(
+        log,
+        name,
+        "relay-2 BEGIN",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::BEGIN,
+    );
+    let a = pg.count("relay-2", sql::MARK_PUBLISHED, vec![Param::A(vec![3])]);
+    same(
+        log,
+        name,
+        "relay-2 UPDATE … tarqatilgan_vaqt [3]",
+        a,
+        m.update("relay-2", &[3], OutboxChange::Published),
+    );
+    // The operator, with the lock timeout: refused on row 3.
+    let op = "operator";
+    let unmark = |m: &mut Model| {
+        let t = m.t(op);
+        let r = m.db.unpublish_since(t, since_model, &mut Cursor::default());
+        match r {
+            // The world's operator gives up on the first locked row: the lock timeout.
+            Exec::Blocked(h) => {
+                assert_eq!(h, m.t("relay-2"), "blocked by relay-2");
+                Ans::Err(outbox_model::db::sqlstate::LOCK_NOT_AVAILABLE.into())
+            }
+            r => m.conv(r, Ans::Count),
+        }
+    };
+    tx(log, name, "operator BEGIN", &mut pg, &mut m, op, sql::BEGIN);
+    same(
+        log,
+        name,
+        "operator SET LOCAL lock_timeout = '1ms'",
+        pg.exec(op, SET_LOCK_TIMEOUT_1MS),
+        Ans::Ok,
+    );
+    let a = pg.count(op, sql::UNPUBLISH_SINCE, since());
+    let e = same(
+        log,
+        name,
+        "operator UPDATE … SET tarqatilgan_vaqt = NULL",
+        a,
+        unmark(&mut m),
+    );
+    assert_eq!(e, Ans::Err("55P03".into()));
+    tx(
+        log,
+        name,
+        "operator ROLLBACK",
+        &mut pg,
+        &mut m,
+        op,
+        sql::ROLLBACK,
+    );
+    // PostgreSQL's fact alone: a zero lock_timeout is no timeout, the UPDATE waits.
+    pg.exec(op, sql::BEGIN);
+    pg.exec(op, SET_LOCK_TIMEOUT_0);
+    let a = pg.count(op, sql::UNPUBLISH_SINCE, since());
+    println!(
+        "truth: {name:<24} {:<44} postgres={a:?} (0 disables lock_timeout: it waits)",
+        "operator with lock_timeout = 0"
+    );
+    assert_eq!(a, Ans::Waits(vec!["relay-2".into()]));
+    // relay-2 gives up; the waiting UPDATE then takes rows 2 and 3 (rolled back: PG only).
+    tx(
+        log,
+        name,
+        "relay-2 ROLLBACK",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::ROLLBACK,
+    );
+    let a = pg.finish(op);
+    assert_eq!(a, Ans::Count(2));
+    pg.exec(op, sql::ROLLBACK);
+    // Now no relay holds a published row: the operator un-marks rows 2 and 3 while
+    // relay-1 still holds row 4.
+    tx(log, name, "operator BEGIN", &mut pg, &mut m, op, sql::BEGIN);
+    same(
+        log,
+        name,
+        "operator SET LOCAL lock_timeout = '1ms'",
+        pg.exec(op, SET_LOCK_TIMEOUT_1MS),
+        Ans::Ok,
+    );
+    let a = pg.count(op, sql::UNPUBLISH_SINCE, since());
+    let n = same(
+        log,
+        name,
+        "operator UPDATE … SET tarqatilgan_vaqt = NULL",
+        a,
+        unmark(&mut m),
+    );
+    assert_eq!(n, Ans::Count(2));
+    tx(
+        log,
+        name,
+        "operator COMMIT",
+        &mut pg,
+        &mut m,
+        op,
+        sql::COMMIT,
+    );
+    // relay-1's next poll in the same transaction sees them again, with its own row 4.
+    let a = poll(
+        log,
+        name,
+        "relay-1 SELECT … SKIP LOCKED again",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        LockMode::SkipLocked,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![2, 3, 4]));
+    let a = pg.count(
+        "relay-1",
+        sql::MARK_PUBLISHED,
+        vec![Param::A(vec![2, 3, 4])],
+    );
+    same(
+        log,
+        name,
+        "relay-1 UPDATE … tarqatilgan_vaqt [2, 3, 4]",
+        a,
+        m.update("relay-1", &[2, 3, 4], OutboxChange::Published),
+    );
+    tx(
+        log,
+        name,
+        "relay-1 COMMIT",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::COMMIT,
+    );
+    let attempts: Vec<i64> = pg
+        .observer
+        .query("SELECT urinishlar::bigint FROM outbox ORDER BY id", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<_, i64>(0))
+        .collect();
+    let model: Vec<i64> =
+        m.db.outbox
+            .iter()
+            .map(|r| r.data.urinishlar as i64)
+            .collect();
+    same(
+        log,
+        name,
+        "urinishlar of rows 1–4",
+        Ans::Rows(attempts),
+        Ans::Rows(model),
+    );
+    same(
+        log,
+        name,
+        "unpublished rows",
+        Ans::Count(pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL") as u64),
+        Ans::Count(m.db.unpublished_len()),
+    );
+}
+
+#[test]
+fn two_requests_with_one_idempotency_key() {
+    // The client sends the same request twice (a retry after a timeout); both reach the
+    // API at once, each in its own transaction as the app role. The key's unique index
+    // makes the second wait for the first; then it does nothing (first committed) or
+    // inserts (first rolled back). ON CONFLICT DO NOTHING: no 23505 either way.
+    let name = "idempotency-key";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg.session("api-1");
+    pg.session("api-2");
+    let log = &mut Vec::new();
+    let key = |intent: u32| vec![Param::T(format!("sorov-{intent}"))];
+    let model_key = |m: &mut Model, who: &str, intent: u32| {
+        let t = m.t(who);
+        let r = m.db.key_insert(t, intent, 1);
+        m.conv(r, |ins| Ans::Count(ins as u64))
+    };
+    let begin_as_app =
+        |log: &mut Vec<String>, pg: &mut Pg, m: &mut Model, who: &str, step: &str| {
+            tx(
+                log,
+                name,
+                &format!("{step}: {who} BEGIN"),
+                pg,
+                m,
+                who,
+                sql::BEGIN,
+            );
+            let t = m.t(who);
+            let r = m.db.set_local_role(t, Role::App);
+            let model = m.conv(r, |_| Ans::Ok);
+            same(
+                log,
+                name,
+                &format!("{step}: {who} SET LOCAL ROLE vazifalar_ilova"),
+                pg.exec(who, sql::SET_ROLE_APP),
+                model,
+            );
+        };
+    for (intent, first_ends) in [(1u32, sql::COMMIT), (2, sql::ROLLBACK)] {
+        let step = format!("sorov-{intent}");
+        for w in ["api-1", "api-2"] {
+            begin_as_app(log, &mut pg, &mut m, w, &step);
+        }
+        let a = pg.count("api-1", sql::KEY_INSERT, key(intent));
+        let first = same(
+            log,
+            name,
+            &format!("{step}: api-1 INSERT INTO sorov_kalitlari"),
+            a,
+            model_key(&mut m, "api-1", intent),
+        );
+        assert_eq!(first, Ans::Count(1));
+        let a = pg.count("api-2", sql::KEY_INSERT, key(intent));
+        let w = same(
+            log,
+            name,
+            &format!("{step}: api-2 INSERT INTO sorov_kalitlari"),
+            a,
+            model_key(&mut m, "api-2", intent),
+        );
+        assert_eq!(w, Ans::Waits(vec!["api-1".into()]));
+        let ma = if first_ends == sql::COMMIT {
+            m.commit("api-1")
+        } else {
+            m.rollback("api-1")
+        };
+        same(
+            log,
+            name,
+            &format!("{step}: api-1 {first_ends}"),
+            pg.exec("api-1", first_ends),
+            ma,
+        );
+        let a = pg.finish("api-2");
+        let after = same(
+            log,
+            name,
+            &format!("{step}: api-2 INSERT after the wait"),
+            a,
+            model_key(&mut m, "api-2", intent),
+        );
+        assert_eq!(
+            after,
+            Ans::Count(if first_ends == sql::COMMIT { 0 } else { 1 })
+        );
+        tx(
+            log,
+            name,
+            &format!("{step}: api-2 COMMIT"),
+            &mut pg,
+            &mut m,
+            "api-2",
+            sql::COMMIT,
+        );
+    }
+    // A later retry of either request finds its key committed: nothing, and no wait.
+    for intent in [1u32, 2] {
+        let step = format!("retry sorov-{intent}");
+        begin_as_app(log, &mut pg, &mut m, "api-1", &step);
+        let a = pg.count("api-1", sql::KEY_INSERT, key(intent));
+        let n = same(
+            log,
+            name,
+            &format!("{step}: INSERT INTO sorov_kalitlari"),
+            a,
+            model_key(&mut m, "api-1", intent),
+        );
+        assert_eq!(n, Ans::Count(0));
+        tx(
+            log,
+            name,
+            &format!("{step}: ROLLBACK"),
+            &mut pg,
+            &mut m,
+            "api-1",
+            sql::ROLLBACK,
+        );
+    }
+    // The grant is INSERT alone: the app role may not read the keys.
+    begin_as_app(log, &mut pg, &mut m, "api-1", "read");
+    let a = pg.run(
+        "api-1",
+        Box::new(
+            |c| match c.execute("SELECT count(*) FROM sorov_kalitlari", &[]) {
+                Ok(n) => Ans::Count(n),
+                Err(e) => Ans::Err(code(&e)),
+            },
+        ),
+    );
+    let t = m.t("api-1");
+    let r = m.db.probe(t, Table::SorovKalitlari, Privilege::Select);
+    let model = m.conv(r, Ans::Count);
+    let e = same(
+        log,
+        name,
+        "read: SELECT count(*) FROM sorov_kalitlari",
+        a,
+        model,
+    );
+    assert_eq!(e, Ans::Err("42501".into()));
+    tx(
+        log,
+        name,
+        "read: ROLLBACK",
+        &mut pg,
+        &mut m,
+        "api-1",
+        sql::ROLLBACK,
+    );
+    let keys = pg.value("SELECT count(*) FROM sorov_kalitlari");
+    let model_keys = [1u32, 2].iter().filter(|&&i| m.db.key_committed(i)).count() as i64;
+    same(
+        log,
+        name,
+        "committed keys",
+        Ans::Rows(vec![keys]),
+        Ans::Rows(vec![model_keys]),
+    );
+}
+
+#[test]
+fn inbox_cleanup_deletes_only_rows_past_the_retention() {
+    // Inbox rows of events 1–4, processed 10, 8 and 1 days ago and now; retention 7 days.
+    let name = "inbox-cleanup";
+    const DAY: i64 = 86_400;
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    let now = 100 * DAY as u64;
+    for (e, days) in [(1u32, 10i64), (2, 8), (3, 1), (4, 0)] {
+        pg.observer.execute(sql::INBOX_INSERT, &[&uuid(e)]).unwrap();
+        pg.observer
+            .execute(
+                &format!("UPDATE inbox SET ishlangan_vaqt = now() - interval '{days} days' WHERE hodisa_id = $1"),
+                &[&uuid(e)],
+            )
+            .unwrap();
+        let t = m.db.begin(Role::Owner, now);
+        assert_eq!(
+            m.db.inbox_insert(t, EventId(e), now - (days * DAY) as u64),
+            Exec::Done(true)
+        );
+        m.db.commit(t);
+    }
+    m.tick = now;
+    pg.session("cleaner");
+    pg.session("cleaner-2");
+    pg.session("worker");
+    let log = &mut Vec::new();
+    let retention = || vec![Param::F(7.0 * DAY as f64)];
+    let model_cleanup = |m: &mut Model, who: &str| {
+        let t = m.t(who);
+        let cutoff = m.db.now(t) - 7 * DAY as u64;
+        let r = m.db.inbox_cleanup(t, cutoff);
+        m.conv(r, Ans::Count)
+    };
+    let model_inbox = |m: &mut Model, who: &str, e: u32| {
+        let t = m.t(who);
+        let r = m.db.inbox_insert(t, EventId(e), now);
+        m.conv(r, |ins| Ans::Count(ins as u64))
+    };
+    // A redelivery of event 2 meets the cleaner's uncommitted DELETE and waits; the
+    // cleaner rolls back, so the dedup row stays and the insert does nothing.
+    tx(
+        log,
+        name,
+        "A: cleaner BEGIN",
+        &mut pg,
+        &mut m,
+        "cleaner",
+        sql::BEGIN,
+    );
+    let a = pg.count("cleaner", sql::INBOX_CLEANUP, retention());
+    let n = same(
+        log,
+        name,
+        "A: cleaner DELETE … < now() - 7 days",
+        a,
+        model_cleanup(&mut m, "cleaner"),
+    );
+    assert_eq!(n, Ans::Count(2));
+    tx(
+        log,
+        name,
+        "A: worker BEGIN",
+        &mut pg,
+        &mut m,
+        "worker",
+        sql::BEGIN,
+    );
+    let a = pg.count("worker", sql::INBOX_INSERT, vec![Param::U(uuid(2))]);
+    let w = same(
+        log,
+        name,
+        "A: worker INSERT INTO inbox (event 2)",
+        a,
+        model_inbox(&mut m, "worker", 2),
+    );
+    assert_eq!(w, Ans::Waits(vec!["cleaner".into()]));
+    tx(
+        log,
+        name,
+        "A: cleaner ROLLBACK",
+        &mut pg,
+        &mut m,
+        "cleaner",
+        sql::ROLLBACK,
+    );
+    let a = pg.finish("worker");
+    let n = same(
+        log,
+        name,
+        "A: worker INSERT after the wait",
+        a,
+        model_inbox(&mut m, "worker", 2),
+    );
+    assert_eq!(n, Ans::Count(0));
+    tx(
+        log,
+        name,
+        "A: worker COMMIT",
+        &mut pg,
+        &mut m,
+        "worker",
+        sql::COMMIT,
+    );
+    // Again, committed this time: a redelivery of event 1 and a second cleaner both wait.
+    tx(
+        log,
+        name,
+        "B: cleaner BEGIN",
+        &mut pg,
+        &mut m,
+        "cleaner",
+        sql::BEGIN,
+    );
+    let a = pg.count("cleaner", sql::INBOX_CLEANUP, retention());
+    let n = same(
+        log,
+        name,
+        "B: cleaner DELETE … < now() - 7 days",
+        a,
+        model_cleanup(&mut m, "cleaner"),
+    );
+    assert_eq!(n, Ans::Count(2));
+    tx(
+        log,
+        name,
+        "B: worker BEGIN",
+        &mut pg,
+        &mut m,
+        "worker",
+        sql::BEGIN,
+    );
+    let a = pg.count("worker", sql::INBOX_INSERT, vec![Param::U(uuid(1))]);
+    let w = same(
+        log,
+        name,
+        "B: worker INSERT INTO inbox (event 1)",
+        a,
+        model_inbox(&mut m, "worker", 1),
+    );
+    assert_eq!(w, Ans::Waits(vec!["cleaner".into()]));
+    tx(
+        log,
+        name,
+        "B: cleaner-2 BEGIN",
+        &mut pg,
+        &mut m,
+        "cleaner-2",
+        sql::BEGIN,
+    );
+    let a = pg.count("cleaner-2", sql::INBOX_CLEANUP, retention());
+    let w = same(
+        log,
+        name,
+        "B: cleaner-2 DELETE … < now() - 7 days",
+        a,
+        model_cleanup(&mut m, "cleaner-2"),
+    );
+    assert_eq!(w, Ans::Waits(vec!["cleaner".into()]));
+    tx(
+        log,
+        name,
+        "B: cleaner COMMIT",
+        &mut pg,
+        &mut m,
+        "cleaner",
+        sql::COMMIT,
+    );
+    // The dedup row of event 1 is gone: its redelivery is processed again.
+    let a = pg.finish("worker");
+    let n = same(
+        log,
+        name,
+        "B: worker INSERT after the wait",
+        a,
+        model_inbox(&mut m, "worker", 1),
+    );
+    assert_eq!(n, Ans::Count(1));
+    let a = pg.finish("cleaner-2");
+    let n = same(
+        log,
+        name,
+        "B: cleaner-2 DELETE after the wait",
+        a,
+        model_cleanup(&mut m, "cleaner-2"),
+    );
+    assert_eq!(n, Ans::Count(0));
+    tx(
+        log,
+        name,
+        "B: cleaner-2 COMMIT",
+        &mut pg,
+        &mut m,
+        "cleaner-2",
+        sql::COMMIT,
+    );
+    tx(
+        log,
+        name,
+        "B: worker COMMIT",
+        &mut pg,
+        &mut m,
+        "worker",
+        sql::COMMIT,
+    );
+    let mut left = Vec::new();
+    for e in 1u32..=4 {
+        let n: i64 = pg
+            .observer
+            .query_one(
+                "SELECT count(*) FROM inbox WHERE hodisa_id = $1",
+                &[&uuid(e)],
+            )
+            .unwrap()
+            .get(0);
+        if n == 1 {
+            left.push(e as i64);
+        }
+    }
+    let model_left: Vec<i64> = (1u32..=4)
+        .filter(|&e| m.db.inbox_has(EventId(e)))
+        .map(|e| e as i64)
+        .collect();
+    let a = same(
+        log,
+        name,
+        "inbox rows left (events)",
+        Ans::Rows(left),
+        Ans::Rows(model_left),
+    );
+    assert_eq!(a, Ans::Rows(vec![1, 3, 4]));
+    same(
+        log,
+        name,
+        "inbox row count",
+        Ans::Count(pg.value("SELECT count(*) FROM inbox") as u64),
+        Ans::Count(m.db.committed_inbox()),
+    );
+}
+
+impl Pg {
+    /// `SELECT pg_sleep($1)`: answers Ok, or is still busy (waiting for no one) when
+    /// longer than the harness's moment.
+    fn sleep(&mut self, who: &str, secs: f64) -> Ans {
+        self.run(
+            who,
+            Box::new(
+                move |c| match c.execute(sql::PG_SLEEP, &params(&[Param::F(secs)])) {
+                    Ok(_) => Ans::Ok,
+                    Err(e) => Ans::Err(code(&e)),
+                },
+            ),
+        )
+    }
+}
+
+/// The model side of `pg_sleep`: the Db has no such statement; the world's session is busy
+/// for `PG_SLEEP_TICKS` with its transaction open, blocked by no transaction.
+fn model_sleeping() -> Ans {
+    Ans::Waits(vec![])
+}
+
+#[test]
+fn a_slow_transaction_hides_its_row_and_keeps_its_locks() {
+    let name = "pg-sleep";
+    let mut pg = Pg::new(name);
+    let mut m = Model::new();
+    pg_preload(&mut pg, 3);
+    m.preload(3);
+    pg.session("psql");
+    pg.session("relay-1");
+    pg.session("relay-2");
+    let log = &mut Vec::new();
+    // psql inserts event 4 and then sleeps inside its transaction.
+    tx(log, name, "psql BEGIN", &mut pg, &mut m, "psql", sql::BEGIN);
+    same(
+        log,
+        name,
+        "psql INSERT INTO outbox (id 4)",
+        pg.count("psql", sql::INSERT_EVENT, event_params(4)),
+        m.insert_event("psql", 4),
+    );
+    // relay-1 takes rows 1–3, then its publish is slow: it sleeps holding them.
+    tx(
+        log,
+        name,
+        "relay-1 BEGIN",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::BEGIN,
+    );
+    let a = poll(
+        log,
+        name,
+        "relay-1 SELECT … SKIP LOCKED",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        LockMode::SkipLocked,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![1, 2, 3]));
+    same(
+        log,
+        name,
+        "psql SELECT pg_sleep(1) (busy)",
+        pg.sleep("psql", 1.0),
+        model_sleeping(),
+    );
+    same(
+        log,
+        name,
+        "relay-1 SELECT pg_sleep(1) (busy)",
+        pg.sleep("relay-1", 1.0),
+        model_sleeping(),
+    );
+    // relay-2 neither sees the sleeping insert nor waits for it; relay-1's rows stay
+    // locked through its sleep.
+    tx(
+        log,
+        name,
+        "relay-2 BEGIN",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::BEGIN,
+    );
+    let a = poll(
+        log,
+        name,
+        "relay-2 SELECT … SKIP LOCKED",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::SkipLocked,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![]));
+    let a = poll(
+        log,
+        name,
+        "relay-2 SELECT … FOR UPDATE",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::Wait,
+        10,
+    );
+    assert_eq!(a, Ans::Waits(vec!["relay-1".into()]));
+    same(
+        log,
+        name,
+        "psql pg_sleep answers",
+        pg.finish("psql"),
+        Ans::Ok,
+    );
+    tx(
+        log,
+        name,
+        "psql COMMIT",
+        &mut pg,
+        &mut m,
+        "psql",
+        sql::COMMIT,
+    );
+    same(
+        log,
+        name,
+        "relay-1 pg_sleep answers",
+        pg.finish("relay-1"),
+        Ans::Ok,
+    );
+    let a = pg.count(
+        "relay-1",
+        sql::MARK_PUBLISHED,
+        vec![Param::A(vec![1, 2, 3])],
+    );
+    same(
+        log,
+        name,
+        "relay-1 UPDATE … tarqatilgan_vaqt [1, 2, 3]",
+        a,
+        m.update("relay-1", &[1, 2, 3], OutboxChange::Published),
+    );
+    tx(
+        log,
+        name,
+        "relay-1 COMMIT",
+        &mut pg,
+        &mut m,
+        "relay-1",
+        sql::COMMIT,
+    );
+    // relay-2's FOR UPDATE re-checks 1–3 (published now, dropped). Its snapshot was
+    // taken before psql committed: row 4 is not in it.
+    let a = same(
+        log,
+        name,
+        "relay-2 SELECT answers after the wait",
+        pg.finish("relay-2"),
+        m.select("relay-2", LockMode::Wait, 10),
+    );
+    assert_eq!(a, Ans::Rows(vec![]));
+    let a = poll(
+        log,
+        name,
+        "relay-2 SELECT … FOR UPDATE again",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        LockMode::Wait,
+        10,
+    );
+    assert_eq!(a, Ans::Rows(vec![4]));
+    tx(
+        log,
+        name,
+        "relay-2 ROLLBACK",
+        &mut pg,
+        &mut m,
+        "relay-2",
+        sql::ROLLBACK,
     );
 }

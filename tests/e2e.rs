@@ -22,7 +22,10 @@ async fn session(width: u32, height: u32) -> (Client, String) {
 /// Every process card's status line (alive, dead, waiting for …), in page order.
 async fn statuses(client: &Client) -> Result<Vec<String>, fantoccini::error::CmdError> {
     let mut out = Vec::new();
-    for el in client.find_all(Locator::Css("[data-testid^=\"status-\"]")).await? {
+    for el in client
+        .find_all(Locator::Css("[data-testid^=\"status-\"]"))
+        .await?
+    {
         out.push(el.text().await?);
     }
     Ok(out)

@@ -150,7 +150,7 @@ pub enum Action {
     /// Redis restarts without persistence: every job, and with it every jobId, is gone.
     RedisFlush,
     /// The operator's recovery: `UPDATE outbox SET tarqatilgan_vaqt = NULL WHERE
-    /// tarqatilgan_vaqt >= since_tick`, in its own transaction with a zero lock timeout
+    /// tarqatilgan_vaqt >= since_tick`, in its own transaction with a short lock_timeout (1 ms; PostgreSQL reads 0 as "wait forever")
     /// (refused with 55P03 when a relay holds one of the rows).
     UnpublishSince {
         since_tick: u64,

@@ -608,6 +608,8 @@ pub struct World {
     pub check: CheckLevel,
     pub violations: Vec<String>,
     touched: Vec<EventId>,
+    /// Processes not alive (the restart check is skipped while there are none).
+    dead: u32,
     /// Reused for every COMMIT / ROLLBACK (always empty between steps).
     scratch: crate::db::CommitOutcome,
 }
@@ -635,6 +637,26 @@ impl Runnable {
     }
 }
 const MAX_VIOLATIONS: usize = 16;
+
+/// What every process's runnable check reads from the world, read once per tick.
+struct Facts {
+    api_ready: bool,
+    has_waiting: bool,
+    up: bool,
+    hang: bool,
+}
+
+impl Facts {
+    #[inline(always)]
+    fn of(w: &World) -> Facts {
+        Facts {
+            api_ready: w.api_ready(),
+            has_waiting: w.queue.has_waiting(),
+            up: w.queue.health == Health::Up,
+            hang: w.queue.health == Health::DownHang,
+        }
+    }
+}
 
 impl World {
     pub fn new(s: &Scenario) -> World {
@@ -709,6 +731,7 @@ impl World {
             check: CheckLevel::Touched,
             violations: Vec::new(),
             touched: Vec::new(),
+            dead: 0,
             scratch: Default::default(),
             cfg,
         };
@@ -845,23 +868,28 @@ impl World {
     }
 
     pub fn runnable(&self, i: usize) -> bool {
-        let p = &self.procs[i];
+        self.runnable_in(&self.procs[i], &Facts::of(self))
+    }
+
+    /// Whether `p` can take a step, given the world facts every process reads.
+    #[inline(always)]
+    fn runnable_in(&self, p: &Proc, f: &Facts) -> bool {
         if !p.alive {
             return false;
         }
         match p.blocked {
             Some(Wait::Tx(t)) if self.db.is_open(t) => return false,
-            Some(Wait::Queue) if self.queue.health == Health::DownHang => return false,
+            Some(Wait::Queue) if f.hang => return false,
             _ => {}
         }
         match (&p.mem, p.pc) {
-            (Mem::Client { next, .. }, Step::Send) => *next < self.tasks_total && self.api_ready(),
+            (Mem::Client { next, .. }, Step::Send) => *next < self.tasks_total && f.api_ready,
             (Mem::Client { reply, .. }, _) => reply.is_some(),
             (Mem::Api { req }, _) => req.is_some(),
             (Mem::Relay { .. }, Step::Begin) => self.tick >= p.sleep_until,
             (Mem::Relay { .. }, _) => true,
-            (Mem::Worker { job: None }, _) => self.queue.has_waiting(),
-            (Mem::Worker { .. }, Step::Complete) => self.queue.health == Health::Up,
+            (Mem::Worker { job: None }, _) => f.has_waiting,
+            (Mem::Worker { .. }, Step::Complete) => f.up,
             (Mem::Worker { .. }, _) => true,
             (Mem::Session { pos }, _) => *pos < self.script.len() && self.tick >= p.sleep_until,
             (Mem::Cdc { .. }, _) => self.tick >= p.sleep_until,
@@ -871,9 +899,10 @@ impl World {
     }
 
     fn runnable_list(&self, out: &mut Runnable) {
+        let f = Facts::of(self);
         let (mut mask, mut len) = (0u64, 0usize);
-        for i in 0..self.procs.len() {
-            let r = self.runnable(i);
+        for (i, p) in self.procs.iter().enumerate() {
+            let r = self.runnable_in(p, &f);
             mask |= (r as u64) << i;
             len += r as usize;
         }
@@ -1004,10 +1033,12 @@ impl World {
             let (_, a) = self.schedule.pop_front().expect("front");
             self.apply_now(&a);
         }
-        for i in 0..self.procs.len() {
-            let p = &self.procs[i];
-            if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
-                self.restart(i);
+        if self.dead > 0 {
+            for i in 0..self.procs.len() {
+                let p = &self.procs[i];
+                if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
+                    self.restart(i);
+                }
             }
         }
         if self.tick >= self.next_stall_check {
@@ -1222,6 +1253,9 @@ impl World {
             self.touched.extend(out.touched_events);
         }
         let p = &mut self.procs[i];
+        if p.alive {
+            self.dead += 1;
+        }
         p.alive = false;
         p.blocked = None;
         p.kills += 1;
@@ -1280,6 +1314,9 @@ impl World {
 
     fn restart(&mut self, i: usize) {
         let p = &mut self.procs[i];
+        if !p.alive {
+            self.dead -= 1;
+        }
         p.alive = true;
         p.restart_at = None;
         p.blocked = None;
@@ -2528,6 +2565,9 @@ impl World {
     }
 
     fn reclassify_touched(&mut self) {
+        if self.touched.is_empty() {
+            return;
+        }
         let mut touched = std::mem::take(&mut self.touched);
         if touched.len() > 1 {
             touched.sort_unstable();

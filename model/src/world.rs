@@ -608,6 +608,9 @@ pub struct World {
     pub check: CheckLevel,
     pub violations: Vec<String>,
     touched: Vec<EventId>,
+    /// The event a worker or the API held during a step that cannot change its class:
+    /// checked with the touched ones, not judged again.
+    held: Option<EventId>,
     /// Processes not alive (the restart check is skipped while there are none).
     dead: u32,
     /// Reused for every COMMIT / ROLLBACK (always empty between steps).
@@ -731,6 +734,7 @@ impl World {
             check: CheckLevel::Touched,
             violations: Vec::new(),
             touched: Vec::new(),
+            held: None,
             dead: 0,
             scratch: Default::default(),
             cfg,
@@ -1430,10 +1434,13 @@ impl World {
         }
         let before = self.procs[i].pc;
         self.procs[i].blocked = None;
-        // What a worker or the API holds may change class with any of its steps.
+        // What a worker or the API holds is checked after each of its steps. Its class
+        // changes only at the steps that say so (they push it to `touched`): the API's
+        // INSERT of the task, COMMIT, queue.add, answer and ROLLBACK; the worker's inbox
+        // check or insert (`fresh`), effect, COMMIT, complete and fail.
         match &self.procs[i].mem {
-            Mem::Worker { job: Some(j) } => self.touched.push(j.event),
-            Mem::Api { req: Some(r) } => self.touched.push(r.event),
+            Mem::Worker { job: Some(j) } => self.held = Some(j.event),
+            Mem::Api { req: Some(r) } => self.held = Some(r.event),
             _ => {}
         }
         match self.procs[i].kind {
@@ -1666,6 +1673,7 @@ impl World {
                 match self.db.insert_task(tx, 1, r.intent) {
                     Exec::Done(id) => {
                         self.auditor.task_inserted(r.event, (id - 1) as u32);
+                        self.touched.push(r.event);
                         self.log(pid, Some(step), Note::Rows { n: 1 });
                         let n = if mode == ApiMode::Outbox {
                             Step::InsertEvent
@@ -2221,6 +2229,8 @@ impl World {
     fn set_fresh(&mut self, i: usize, v: bool) {
         if let Mem::Worker { job: Some(j) } = &mut self.procs[i].mem {
             j.fresh = Some(v);
+            // Whether the worker still carries the event can change with it.
+            self.touched.push(j.event);
         }
     }
 
@@ -2564,14 +2574,16 @@ impl World {
         self.cfg.relay.mode != RelayMode::HighWater || idx as u64 >= self.high_water
     }
 
+    /// Judges the touched events again and checks them together with the held one, in
+    /// event order, each once.
     fn reclassify_touched(&mut self) {
-        if self.touched.is_empty() {
+        let held = self.held.take();
+        if self.touched.is_empty() && held.is_none() {
             return;
         }
-        let mut touched = std::mem::take(&mut self.touched);
-        if touched.len() > 1 {
-            touched.sort_unstable();
-            touched.dedup();
+        if self.touched.len() > 1 {
+            self.touched.sort_unstable();
+            self.touched.dedup();
         }
         let checked = self.check != CheckLevel::Off;
         // Inbox rows that expire no longer promise once (see the inbox-retention preset).
@@ -2581,17 +2593,46 @@ impl World {
                 .cleaner
                 .as_ref()
                 .is_none_or(|c| c.inbox_retention_days.is_none());
-        for &e in &touched {
-            let c = self.judge(e);
-            self.auditor.classify(e, c);
-            if checked {
-                if let Err(v) = self.auditor.check_event(e, once) {
-                    self.violation(v);
-                }
+        // The held event, when not touched too, is only checked. Where it goes among the
+        // touched ones matters only for the order of violations, so only when it fails.
+        let mut held_fails = held.filter(|h| {
+            checked && !self.auditor.event_ok(*h, once) && self.touched.binary_search(h).is_err()
+        });
+        for k in 0..self.touched.len() {
+            let e = self.touched[k];
+            if let Some(h) = held_fails.filter(|&h| h < e) {
+                self.check_held(h, once);
+                held_fails = None;
+            }
+            if !self.final_class(e) {
+                let c = self.judge(e);
+                self.auditor.classify(e, c);
+            }
+            if checked && !self.auditor.event_ok(e, once) {
+                self.check_held(e, once);
             }
         }
-        self.touched = touched;
+        if let Some(h) = held_fails {
+            self.check_held(h, once);
+        }
         self.touched.clear();
+    }
+
+    /// Records the event's violations, if any.
+    #[cold]
+    fn check_held(&mut self, h: EventId, once: bool) {
+        if let Err(v) = self.auditor.check_event(h, once) {
+            self.violation(v);
+        }
+    }
+
+    /// The event's kept class can no longer change: it was acted on (effects only grow)
+    /// and its task is committed (a committed transaction stays committed, and the task
+    /// reference of an event with a task row never changes again).
+    fn final_class(&self, e: EventId) -> bool {
+        self.auditor.life(e).is_some_and(|l| {
+            l.class == Class::Effected && matches!(l.task, TaskRef::Row(_) | TaskRef::Given)
+        })
     }
 
     fn violation(&mut self, v: String) {

@@ -1951,27 +1951,35 @@ impl World {
             }
             Step::MarkPublished | Step::MarkFailed => {
                 let tx = self.procs[i].tx.expect("tx");
-                let (batch, _, ok, bad, cursor) = self.relay_mem(i);
-                let rows = if mark_first {
-                    batch.clone()
-                } else if step == Step::MarkPublished {
-                    ok.clone()
-                } else {
-                    bad.clone()
-                };
-                let has_bad = !bad.is_empty();
-                let mut c = std::mem::take(cursor);
                 let change = if step == Step::MarkPublished {
                     OutboxChange::Published
                 } else {
                     OutboxChange::Attempt
                 };
-                let r = self.db.update_outbox(tx, &rows, change, &mut c);
-                *self.relay_mem(i).4 = c;
+                // The rows and the cursor are the relay's own memory: no copies.
+                let Mem::Relay {
+                    batch,
+                    ok,
+                    bad,
+                    cursor,
+                    ..
+                } = &mut self.procs[i].mem
+                else {
+                    unreachable!()
+                };
+                let rows: &[u32] = if mark_first {
+                    batch
+                } else if step == Step::MarkPublished {
+                    ok
+                } else {
+                    bad
+                };
+                let has_bad = !bad.is_empty();
+                let r = self.db.update_outbox(tx, rows, change, cursor);
                 match r {
                     Exec::Done(n) => {
                         self.log(pid, Some(step), Note::Rows { n: n as u32 });
-                        *self.relay_mem(i).4 = Cursor::default();
+                        self.relay_mem(i).4.reset();
                         let dead_letter = self.cfg.relay.dead_letter_after.is_some();
                         let n = if step == Step::MarkPublished && has_bad && !mark_first {
                             Step::MarkFailed

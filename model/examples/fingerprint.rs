@@ -1,5 +1,6 @@
 //! Prints one line per (preset, variant, seed): a hash of everything a run leaves behind
-//! (trace hash, counters, log, queue, polls, kills, classes, enabled actions per step).
+//! (trace hash, counters, log, queue, polls, kills, classes, enabled actions per step, the
+//! outbox, task, action and log tables).
 //! Run it before and after an internal change and diff the output: any difference is a
 //! behaviour change. `cargo run -p outbox-model --release --example fingerprint`.
 use outbox_model::scenario::{Timed, When};
@@ -109,6 +110,14 @@ fn main() {
                     fnv(&mut h, &format!("{:?}", w.kills));
                     fnv(&mut h, &format!("{:?}", w.script_results));
                     fnv(&mut h, &format!("{:?}", w.procs));
+                    fnv(&mut h, &format!("{:?}", w.db.outbox));
+                    fnv(&mut h, &format!("{:?}", w.db.tasks));
+                    fnv(&mut h, &format!("{:?}", w.db.actions));
+                    fnv(&mut h, &format!("{:?}", w.db.wal));
+                    fnv(
+                        &mut h,
+                        &format!("{:?}", w.db.unpublished_ids().collect::<Vec<_>>()),
+                    );
                     fnv(
                         &mut h,
                         &format!("{:?}", w.auditor.events().collect::<Vec<_>>()),

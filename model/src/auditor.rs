@@ -258,6 +258,16 @@ impl Auditor {
         Ok(())
     }
 
+    /// Whether [`Auditor::check_event`] passes, without building its message.
+    #[inline]
+    pub fn event_ok(&self, e: EventId, inbox_once: bool) -> bool {
+        self.life(e).is_none_or(|l| {
+            l.effects <= l.deliveries
+                && !(inbox_once && l.effects > 1)
+                && l.adds == l.jobs_created + l.dedup_hits
+        })
+    }
+
     /// effects-follow-deliveries (for queue-driven consumers): no event is acted on more
     /// often than it was delivered.
     pub fn check_event(&self, e: EventId, inbox_once: bool) -> Result<(), String> {

@@ -258,6 +258,16 @@ pub struct Cursor {
     pub got: Vec<u32>,
 }
 
+impl Cursor {
+    /// Back to the default, keeping the lists' memory for the next statement.
+    pub fn reset(&mut self) {
+        self.started = false;
+        self.candidates.clear();
+        self.pos = 0;
+        self.got.clear();
+    }
+}
+
 /// What a COMMIT made durable, for the world's auditor.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CommitOutcome {
@@ -757,10 +767,11 @@ impl Db {
     ) -> Exec<u64> {
         if !c.started {
             c.started = true;
-            let mut v = rows.to_vec();
-            v.sort_unstable();
-            v.dedup();
-            c.candidates = v;
+            // The cursor's lists keep their memory from the last statement.
+            c.candidates.clear();
+            c.candidates.extend_from_slice(rows);
+            c.candidates.sort_unstable();
+            c.candidates.dedup();
             c.pos = 0;
             c.got.clear();
         }
@@ -825,7 +836,7 @@ impl Db {
             c.got.push(i);
         }
         let n = c.got.len() as u64;
-        *c = Cursor::default();
+        c.reset();
         Exec::Done(n)
     }
 

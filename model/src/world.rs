@@ -608,6 +608,11 @@ pub struct World {
     pub check: CheckLevel,
     pub violations: Vec<String>,
     touched: Vec<EventId>,
+    /// The event a worker or the API held during a step that cannot change its class:
+    /// checked with the touched ones, not judged again.
+    held: Option<EventId>,
+    /// Processes not alive (the restart check is skipped while there are none).
+    dead: u32,
     /// Reused for every COMMIT / ROLLBACK (always empty between steps).
     scratch: crate::db::CommitOutcome,
 }
@@ -635,6 +640,26 @@ impl Runnable {
     }
 }
 const MAX_VIOLATIONS: usize = 16;
+
+/// What every process's runnable check reads from the world, read once per tick.
+struct Facts {
+    api_ready: bool,
+    has_waiting: bool,
+    up: bool,
+    hang: bool,
+}
+
+impl Facts {
+    #[inline(always)]
+    fn of(w: &World) -> Facts {
+        Facts {
+            api_ready: w.api_ready(),
+            has_waiting: w.queue.has_waiting(),
+            up: w.queue.health == Health::Up,
+            hang: w.queue.health == Health::DownHang,
+        }
+    }
+}
 
 impl World {
     pub fn new(s: &Scenario) -> World {
@@ -709,6 +734,8 @@ impl World {
             check: CheckLevel::Touched,
             violations: Vec::new(),
             touched: Vec::new(),
+            held: None,
+            dead: 0,
             scratch: Default::default(),
             cfg,
         };
@@ -845,23 +872,28 @@ impl World {
     }
 
     pub fn runnable(&self, i: usize) -> bool {
-        let p = &self.procs[i];
+        self.runnable_in(&self.procs[i], &Facts::of(self))
+    }
+
+    /// Whether `p` can take a step, given the world facts every process reads.
+    #[inline(always)]
+    fn runnable_in(&self, p: &Proc, f: &Facts) -> bool {
         if !p.alive {
             return false;
         }
         match p.blocked {
             Some(Wait::Tx(t)) if self.db.is_open(t) => return false,
-            Some(Wait::Queue) if self.queue.health == Health::DownHang => return false,
+            Some(Wait::Queue) if f.hang => return false,
             _ => {}
         }
         match (&p.mem, p.pc) {
-            (Mem::Client { next, .. }, Step::Send) => *next < self.tasks_total && self.api_ready(),
+            (Mem::Client { next, .. }, Step::Send) => *next < self.tasks_total && f.api_ready,
             (Mem::Client { reply, .. }, _) => reply.is_some(),
             (Mem::Api { req }, _) => req.is_some(),
             (Mem::Relay { .. }, Step::Begin) => self.tick >= p.sleep_until,
             (Mem::Relay { .. }, _) => true,
-            (Mem::Worker { job: None }, _) => self.queue.has_waiting(),
-            (Mem::Worker { .. }, Step::Complete) => self.queue.health == Health::Up,
+            (Mem::Worker { job: None }, _) => f.has_waiting,
+            (Mem::Worker { .. }, Step::Complete) => f.up,
             (Mem::Worker { .. }, _) => true,
             (Mem::Session { pos }, _) => *pos < self.script.len() && self.tick >= p.sleep_until,
             (Mem::Cdc { .. }, _) => self.tick >= p.sleep_until,
@@ -871,9 +903,10 @@ impl World {
     }
 
     fn runnable_list(&self, out: &mut Runnable) {
+        let f = Facts::of(self);
         let (mut mask, mut len) = (0u64, 0usize);
-        for i in 0..self.procs.len() {
-            let r = self.runnable(i);
+        for (i, p) in self.procs.iter().enumerate() {
+            let r = self.runnable_in(p, &f);
             mask |= (r as u64) << i;
             len += r as usize;
         }
@@ -1004,10 +1037,12 @@ impl World {
             let (_, a) = self.schedule.pop_front().expect("front");
             self.apply_now(&a);
         }
-        for i in 0..self.procs.len() {
-            let p = &self.procs[i];
-            if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
-                self.restart(i);
+        if self.dead > 0 {
+            for i in 0..self.procs.len() {
+                let p = &self.procs[i];
+                if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
+                    self.restart(i);
+                }
             }
         }
         if self.tick >= self.next_stall_check {
@@ -1222,6 +1257,9 @@ impl World {
             self.touched.extend(out.touched_events);
         }
         let p = &mut self.procs[i];
+        if p.alive {
+            self.dead += 1;
+        }
         p.alive = false;
         p.blocked = None;
         p.kills += 1;
@@ -1280,6 +1318,9 @@ impl World {
 
     fn restart(&mut self, i: usize) {
         let p = &mut self.procs[i];
+        if !p.alive {
+            self.dead -= 1;
+        }
         p.alive = true;
         p.restart_at = None;
         p.blocked = None;
@@ -1393,10 +1434,13 @@ impl World {
         }
         let before = self.procs[i].pc;
         self.procs[i].blocked = None;
-        // What a worker or the API holds may change class with any of its steps.
+        // What a worker or the API holds is checked after each of its steps. Its class
+        // changes only at the steps that say so (they push it to `touched`): the API's
+        // INSERT of the task, COMMIT, queue.add, answer and ROLLBACK; the worker's inbox
+        // check or insert (`fresh`), effect, COMMIT, complete and fail.
         match &self.procs[i].mem {
-            Mem::Worker { job: Some(j) } => self.touched.push(j.event),
-            Mem::Api { req: Some(r) } => self.touched.push(r.event),
+            Mem::Worker { job: Some(j) } => self.held = Some(j.event),
+            Mem::Api { req: Some(r) } => self.held = Some(r.event),
             _ => {}
         }
         match self.procs[i].kind {
@@ -1629,6 +1673,7 @@ impl World {
                 match self.db.insert_task(tx, 1, r.intent) {
                     Exec::Done(id) => {
                         self.auditor.task_inserted(r.event, (id - 1) as u32);
+                        self.touched.push(r.event);
                         self.log(pid, Some(step), Note::Rows { n: 1 });
                         let n = if mode == ApiMode::Outbox {
                             Step::InsertEvent
@@ -1906,27 +1951,35 @@ impl World {
             }
             Step::MarkPublished | Step::MarkFailed => {
                 let tx = self.procs[i].tx.expect("tx");
-                let (batch, _, ok, bad, cursor) = self.relay_mem(i);
-                let rows = if mark_first {
-                    batch.clone()
-                } else if step == Step::MarkPublished {
-                    ok.clone()
-                } else {
-                    bad.clone()
-                };
-                let has_bad = !bad.is_empty();
-                let mut c = std::mem::take(cursor);
                 let change = if step == Step::MarkPublished {
                     OutboxChange::Published
                 } else {
                     OutboxChange::Attempt
                 };
-                let r = self.db.update_outbox(tx, &rows, change, &mut c);
-                *self.relay_mem(i).4 = c;
+                // The rows and the cursor are the relay's own memory: no copies.
+                let Mem::Relay {
+                    batch,
+                    ok,
+                    bad,
+                    cursor,
+                    ..
+                } = &mut self.procs[i].mem
+                else {
+                    unreachable!()
+                };
+                let rows: &[u32] = if mark_first {
+                    batch
+                } else if step == Step::MarkPublished {
+                    ok
+                } else {
+                    bad
+                };
+                let has_bad = !bad.is_empty();
+                let r = self.db.update_outbox(tx, rows, change, cursor);
                 match r {
                     Exec::Done(n) => {
                         self.log(pid, Some(step), Note::Rows { n: n as u32 });
-                        *self.relay_mem(i).4 = Cursor::default();
+                        self.relay_mem(i).4.reset();
                         let dead_letter = self.cfg.relay.dead_letter_after.is_some();
                         let n = if step == Step::MarkPublished && has_bad && !mark_first {
                             Step::MarkFailed
@@ -2184,6 +2237,8 @@ impl World {
     fn set_fresh(&mut self, i: usize, v: bool) {
         if let Mem::Worker { job: Some(j) } = &mut self.procs[i].mem {
             j.fresh = Some(v);
+            // Whether the worker still carries the event can change with it.
+            self.touched.push(j.event);
         }
     }
 
@@ -2527,11 +2582,16 @@ impl World {
         self.cfg.relay.mode != RelayMode::HighWater || idx as u64 >= self.high_water
     }
 
+    /// Judges the touched events again and checks them together with the held one, in
+    /// event order, each once.
     fn reclassify_touched(&mut self) {
-        let mut touched = std::mem::take(&mut self.touched);
-        if touched.len() > 1 {
-            touched.sort_unstable();
-            touched.dedup();
+        let held = self.held.take();
+        if self.touched.is_empty() && held.is_none() {
+            return;
+        }
+        if self.touched.len() > 1 {
+            self.touched.sort_unstable();
+            self.touched.dedup();
         }
         let checked = self.check != CheckLevel::Off;
         // Inbox rows that expire no longer promise once (see the inbox-retention preset).
@@ -2541,17 +2601,46 @@ impl World {
                 .cleaner
                 .as_ref()
                 .is_none_or(|c| c.inbox_retention_days.is_none());
-        for &e in &touched {
-            let c = self.judge(e);
-            self.auditor.classify(e, c);
-            if checked {
-                if let Err(v) = self.auditor.check_event(e, once) {
-                    self.violation(v);
-                }
+        // The held event, when not touched too, is only checked. Where it goes among the
+        // touched ones matters only for the order of violations, so only when it fails.
+        let mut held_fails = held.filter(|h| {
+            checked && !self.auditor.event_ok(*h, once) && self.touched.binary_search(h).is_err()
+        });
+        for k in 0..self.touched.len() {
+            let e = self.touched[k];
+            if let Some(h) = held_fails.filter(|&h| h < e) {
+                self.check_held(h, once);
+                held_fails = None;
+            }
+            if !self.final_class(e) {
+                let c = self.judge(e);
+                self.auditor.classify(e, c);
+            }
+            if checked && !self.auditor.event_ok(e, once) {
+                self.check_held(e, once);
             }
         }
-        self.touched = touched;
+        if let Some(h) = held_fails {
+            self.check_held(h, once);
+        }
         self.touched.clear();
+    }
+
+    /// Records the event's violations, if any.
+    #[cold]
+    fn check_held(&mut self, h: EventId, once: bool) {
+        if let Err(v) = self.auditor.check_event(h, once) {
+            self.violation(v);
+        }
+    }
+
+    /// The event's kept class can no longer change: it was acted on (effects only grow)
+    /// and its task is committed (a committed transaction stays committed, and the task
+    /// reference of an event with a task row never changes again).
+    fn final_class(&self, e: EventId) -> bool {
+        self.auditor.life(e).is_some_and(|l| {
+            l.class == Class::Effected && matches!(l.task, TaskRef::Row(_) | TaskRef::Given)
+        })
     }
 
     fn violation(&mut self, v: String) {

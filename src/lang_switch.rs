@@ -26,7 +26,7 @@ pub fn LangSwitch() -> impl IntoView {
                     data-testid=format!("lang-{}", lang.code())
                     lang=lang.code()
                     title=move || i18n.t(name)
-                    aria-label=move || i18n.t(name)
+                    aria-label=move || format!("{} ({})", i18n.t(short), i18n.t(name))
                     aria-pressed=move || if i18n.lang() == lang { "true" } else { "false" }
                     on:click=move |_| i18n.set_lang(lang)
                 >

@@ -152,7 +152,7 @@ pub fn ProcessCard(name: String) -> impl IntoView {
                                 on:click=move |_| {
                                     let process = n2.clone();
                                     if armed() {
-                                        ctl.dispatch(Action::Disarm { process });
+                                        ctl.dispatch(Action::Disarm { process, step: Some(step) });
                                     } else {
                                         let (when, times) = rule.get_untracked().when();
                                         ctl.dispatch(Action::ArmKill { process, step, when, times });

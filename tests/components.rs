@@ -150,12 +150,13 @@ async fn counters_render_the_models_snapshot() {
 
 #[wasm_bindgen_test]
 async fn a_kill_control_dispatches_the_right_action() {
-    let sim = Sim::new(preset("canon-dual-write").unwrap());
+    // The default scenario (outbox API) has no standing kill rules.
+    let sim = Sim::new(outbox_model::Scenario::default());
     let (host, ctl) = mount_with(sim, || view! { <ProcessCard name="api".to_string()/> });
     settle().await;
 
-    // Arm: "die when you next reach queue.add".
-    let arm = by_testid(&host, "arm-api-queue_add");
+    // Arm: "die when you next reach COMMIT".
+    let arm = by_testid(&host, "arm-api-commit");
     assert_eq!(arm.get_attribute("aria-pressed").as_deref(), Some("false"));
     arm.click();
     settle().await;
@@ -164,7 +165,7 @@ async fn a_kill_control_dispatches_the_right_action() {
         last,
         Some(Input::Act(Action::ArmKill {
             process: "api".into(),
-            step: Step::QueueAdd,
+            step: Step::Commit,
             when: outbox_model::scenario::When::Nth { n: 1 },
             times: Some(1),
         }))
@@ -176,16 +177,16 @@ async fn a_kill_control_dispatches_the_right_action() {
             .map(|k| (k.proc.0, k.step))
             .collect::<Vec<_>>()
     });
-    assert_eq!(armed, vec![(1, Step::QueueAdd)], "the api is process 1");
+    assert_eq!(armed, vec![(1, Step::Commit)], "the api is process 1");
     assert_eq!(
-        by_testid(&host, "arm-api-queue_add")
+        by_testid(&host, "arm-api-commit")
             .get_attribute("aria-pressed")
             .as_deref(),
         Some("true")
     );
 
     // Pressing it again disarms.
-    by_testid(&host, "arm-api-queue_add").click();
+    by_testid(&host, "arm-api-commit").click();
     settle().await;
     assert!(ctl.sim.with_value(|s| s.world.armed.is_empty()));
 

@@ -128,9 +128,11 @@ pub enum Action {
         when: When,
         times: Option<u32>,
     },
-    /// Drop the armed kills of a process.
+    /// Drop the armed kills of a process: all of them, or only those at `step`.
     Disarm {
         process: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step: Option<Step>,
     },
     Restart {
         process: String,
@@ -163,7 +165,7 @@ impl Action {
             Action::Step { process }
             | Action::Kill { process }
             | Action::ArmKill { process, .. }
-            | Action::Disarm { process }
+            | Action::Disarm { process, .. }
             | Action::Restart { process } => Some(process),
             _ => None,
         }
@@ -1123,9 +1125,10 @@ impl World {
                     );
                 }
             }
-            Action::Disarm { process } => {
+            Action::Disarm { process, step } => {
                 if let Some(p) = self.find(process) {
-                    self.armed.retain(|k| k.proc != p);
+                    self.armed
+                        .retain(|k| k.proc != p || step.is_some_and(|s| s != k.step));
                 }
             }
             Action::Restart { process } => {

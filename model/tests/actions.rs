@@ -1,6 +1,7 @@
 //! The actions the page dispatches: they are checked, never panic, and faults do what
 //! they say.
 
+use outbox_model::scenario::When;
 use outbox_model::world::CheckLevel;
 use outbox_model::{preset, Action, Step, World};
 
@@ -105,4 +106,36 @@ fn queue_hang_holds_the_relays_locks_until_redis_returns() {
     let c = w.counters();
     assert_eq!((c.queue_jobs, c.lost), (100, 0));
     assert!(w.violations.is_empty(), "{:?}", w.violations);
+}
+
+#[test]
+fn disarming_one_step_keeps_the_other_kill_rules() {
+    // The canon preset arms the API's standing rule (i % 10 == 3); a user arms one more.
+    let mut w = World::new(&preset("canon-dual-write").unwrap());
+    let before = w.armed.len();
+    assert!(before >= 1, "the canon preset arms its kill rule");
+    w.apply(&Action::ArmKill {
+        process: "api".into(),
+        step: Step::Begin,
+        when: When::Always,
+        times: None,
+    })
+    .unwrap();
+    assert_eq!(w.armed.len(), before + 1);
+    w.apply(&Action::Disarm {
+        process: "api".into(),
+        step: Some(Step::Begin),
+    })
+    .unwrap();
+    assert_eq!(w.armed.len(), before, "only the kill at BEGIN went");
+    assert!(w.armed.iter().all(|k| k.step != Step::Begin));
+    w.apply(&Action::Disarm {
+        process: "api".into(),
+        step: None,
+    })
+    .unwrap();
+    assert!(
+        w.armed.is_empty(),
+        "without a step, every kill of the process goes"
+    );
 }

@@ -74,6 +74,19 @@ pub fn screenshot_path(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// Sizes the window so that the page's viewport is exactly `width` × `height`.
+pub async fn set_viewport(client: &Client, width: u32, height: u32) -> TestResult {
+    client.set_window_size(width, height).await?;
+    let v = client
+        .execute("return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]", vec![])
+        .await?;
+    let dw = v[0].as_u64().unwrap_or(0) as u32;
+    let dh = v[1].as_u64().unwrap_or(0) as u32;
+    client.set_window_size(width + dw, height + dh).await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    Ok(())
+}
+
 pub async fn screenshot(client: &Client, name: &str) -> TestResult {
     let path = screenshot_path(name);
     std::fs::write(&path, client.screenshot().await?)?;

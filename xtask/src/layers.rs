@@ -128,6 +128,7 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
                 "outbox-playground",
                 "--features",
                 "integration",
+                "--no-fail-fast",
                 "--test",
                 "e2e",
                 "--bench",

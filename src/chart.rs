@@ -4,11 +4,11 @@
 use leptos::prelude::*;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::sim::Sample;
 
-const W: f64 = 300.0;
-const H: f64 = 120.0;
+const W: u64 = 300;
+const H: u64 = 120;
 
 struct Series {
     label: Key,
@@ -39,19 +39,23 @@ const SERIES: [Series; 4] = [
     },
 ];
 
-/// SVG polyline points for one series, scaled to the chart.
+/// SVG polyline points for one series, scaled to the chart (integer maths: the page
+/// carries no float formatting code for this).
 fn points(samples: &[Sample], get: fn(&Sample) -> u64, max_y: u64) -> String {
-    let max_x = samples.last().map_or(1, |s| s.pos.max(1)) as f64;
-    let max_y = max_y.max(1) as f64;
-    samples
-        .iter()
-        .map(|s| {
-            let x = s.pos as f64 / max_x * W;
-            let y = H - get(s) as f64 / max_y * (H - 4.0) - 2.0;
-            format!("{x:.1},{y:.1}")
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    let max_x = samples.last().map_or(1, |s| s.pos.max(1));
+    let max_y = max_y.max(1);
+    let mut out = String::new();
+    for s in samples {
+        let x = s.pos * W / max_x;
+        let y = H - 2 - get(s).min(max_y) * (H - 4) / max_y;
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&x.to_string());
+        out.push(',');
+        out.push_str(&y.to_string());
+    }
+    out
 }
 
 #[component]
@@ -95,7 +99,7 @@ pub fn Chart() -> impl IntoView {
                 viewBox=format!("0 0 {W} {H}")
                 preserveAspectRatio="none"
                 role="img"
-                aria-label=move || i18n.t(Key::ChartLabel)
+                aria-label=tr(Key::ChartLabel)
             >
                 {lines}
             </svg>

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
 use crate::ctl::{use_ctl, Notice, SPEEDS};
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::words::{preset_text, PRESETS};
 
 /// Puts the run's link in the address bar and on the clipboard.
@@ -99,7 +99,7 @@ pub fn Controls() -> impl IntoView {
     };
 
     view! {
-        <section class="controls" aria-label=move || i18n.t(Key::ControlsHeading)>
+        <section class="controls" aria-label=tr(Key::ControlsHeading)>
             <div class="controls__row">
                 <button
                     type="button"
@@ -112,7 +112,7 @@ pub fn Controls() -> impl IntoView {
                     {move || if ctl.playing.get() { i18n.t(Key::Pause) } else { i18n.t(Key::Play) }}
                 </button>
                 <button type="button" data-testid="step" disabled=finished on:click=move |_| ctl.step_once()>
-                    {move || i18n.t(Key::StepOne)}
+                    {tr(Key::StepOne)}
                 </button>
                 <button
                     type="button"
@@ -120,10 +120,10 @@ pub fn Controls() -> impl IntoView {
                     disabled=move || pos().0 == 0
                     on:click=move |_| ctl.back()
                 >
-                    {move || i18n.t(Key::StepBack)}
+                    {tr(Key::StepBack)}
                 </button>
                 <label class="controls__field controls__speed">
-                    <span>{move || i18n.t(Key::Speed)}</span>
+                    <span>{tr(Key::Speed)}</span>
                     <input
                         type="range"
                         min="0"
@@ -140,10 +140,10 @@ pub fn Controls() -> impl IntoView {
                     <output data-testid="speed-value">{speed_text}</output>
                 </label>
                 <button type="button" data-testid="reset" on:click=move |_| ctl.reset()>
-                    {move || i18n.t(Key::Reset)}
+                    {tr(Key::Reset)}
                 </button>
                 <button type="button" data-testid="share" on:click=move |_| share(ctl)>
-                    {move || i18n.t(Key::Share)}
+                    {tr(Key::Share)}
                 </button>
                 <button
                     type="button"
@@ -151,12 +151,12 @@ pub fn Controls() -> impl IntoView {
                     aria-haspopup="dialog"
                     on:click=move |_| ctl.help_open.set(true)
                 >
-                    {move || i18n.t(Key::HelpButton)}
+                    {tr(Key::HelpButton)}
                 </button>
             </div>
             <div class="controls__row">
                 <label class="controls__field controls__timeline">
-                    <span>{move || i18n.t(Key::Timeline)}</span>
+                    <span>{tr(Key::Timeline)}</span>
                     <input
                         type="range"
                         min="0"
@@ -173,12 +173,12 @@ pub fn Controls() -> impl IntoView {
                     <output data-testid="timeline-value">{timeline_text}</output>
                 </label>
                 <span class="controls__finished" data-testid="finished" hidden=move || !finished()>
-                    {move || i18n.t(Key::Finished)}
+                    {tr(Key::Finished)}
                 </span>
             </div>
             <div class="controls__row">
                 <label class="controls__field">
-                    <span>{move || i18n.t(Key::Preset)}</span>
+                    <span>{tr(Key::Preset)}</span>
                     <select
                         data-testid="preset"
                         on:change=move |ev| ctl.load_preset(&event_target_value(&ev))
@@ -187,7 +187,7 @@ pub fn Controls() -> impl IntoView {
                     </select>
                 </label>
                 <label class="controls__field controls__seed">
-                    <span>{move || i18n.t(Key::Seed)}</span>
+                    <span>{tr(Key::Seed)}</span>
                     <input
                         type="number"
                         min="0"

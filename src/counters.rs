@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use outbox_model::Counters;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 
 /// One counter tile: its JSON name (for tests), label, tone, and how to read it.
 struct Tile {
@@ -183,7 +183,7 @@ pub fn CountersPanel() -> impl IntoView {
     };
     view! {
         <div class="counters" data-testid="counters">
-            <h2 class="visually-hidden">{move || i18n.t(Key::CountersHeading)}</h2>
+            <h2 class="visually-hidden">{tr(Key::CountersHeading)}</h2>
             <div class="counters__row counters__row--flow">{tiles(FLOW, "counter--big")}</div>
             <div class="counters__row counters__row--harm">{tiles(HARM, "counter--big")}</div>
             <div class="counters__row counters__row--small">{tiles(SMALL, "counter--small")}</div>

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::words::proc_name;
 
 #[component]
@@ -106,7 +106,7 @@ pub fn DbTables() -> impl IntoView {
         <div class="db" data-testid="db">
             <section class="db__table" tabindex="0">
                 <h4 class="db__name">
-                    {move || i18n.t(Key::TableTasks)}
+                    {tr(Key::TableTasks)}
                     <span class="db__count" data-testid="db-tasks-count">{move || count(t.with(|v| v.tasks_count))}</span>
                 </h4>
                 <table>
@@ -116,7 +116,7 @@ pub fn DbTables() -> impl IntoView {
             </section>
             <section class="db__table" tabindex="0">
                 <h4 class="db__name">
-                    {move || i18n.t(Key::TableOutbox)}
+                    {tr(Key::TableOutbox)}
                     <span class="db__count" data-testid="db-outbox-count">{move || count(t.with(|v| v.outbox_count))}</span>
                     <span class="db__count">
                         {move || i18n.t(Key::UnpublishedRows).replace("{n}", &t.with(|v| v.outbox_unpublished).to_string())}
@@ -128,7 +128,7 @@ pub fn DbTables() -> impl IntoView {
                             <th scope="col">"id"</th>
                             <th scope="col">"hodisa_id"</th>
                             <th scope="col">"tarqatilgan_vaqt"</th>
-                            <th scope="col">{move || i18n.t(Key::Urinishlar)}</th>
+                            <th scope="col">{tr(Key::Urinishlar)}</th>
                             <th scope="col"></th>
                         </tr>
                     </thead>
@@ -137,7 +137,7 @@ pub fn DbTables() -> impl IntoView {
             </section>
             <section class="db__table" tabindex="0">
                 <h4 class="db__name">
-                    {move || i18n.t(Key::TableInbox)}
+                    {tr(Key::TableInbox)}
                     <span class="db__count" data-testid="db-inbox-count">{move || count(t.with(|v| v.inbox_count))}</span>
                 </h4>
                 <table>

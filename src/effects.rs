@@ -4,29 +4,28 @@
 use leptos::prelude::*;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, Key};
 
 #[component]
 pub fn Effects() -> impl IntoView {
     let ctl = use_ctl();
-    let i18n = use_i18n();
     let c = ctl.counters;
     view! {
         <div class="effects" data-testid="effects">
-            <p class="effects__what">{move || i18n.t(Key::EffectRows)}</p>
+            <p class="effects__what">{tr(Key::EffectRows)}</p>
             <p class="effects__line">
                 <span class="effects__n">{move || c.with(|c| c.effects).to_string()}</span>
                 " "
-                {move || i18n.t(Key::CEffects)}
+                {tr(Key::CEffects)}
             </p>
             <p class="effects__line" class:effects__line--dup=move || c.with(|c| c.duplicate_effects > 0)>
                 <span class="effects__n">{move || c.with(|c| c.duplicate_effects).to_string()}</span>
                 " "
-                {move || i18n.t(Key::CDupEffects)}
+                {tr(Key::CDupEffects)}
             </p>
             <Show when=move || c.with(|c| c.balance > 0)>
                 <p class="effects__line">
-                    {move || i18n.t(Key::CBalance)}
+                    {tr(Key::CBalance)}
                     ": "
                     <span class="effects__n">{move || c.with(|c| c.balance).to_string()}</span>
                 </p>

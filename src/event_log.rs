@@ -6,7 +6,7 @@ use outbox_model::view::note_event;
 use outbox_model::world::Wait;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::words::{actor, note_text, proc_name, step_name};
 
 /// Entries shown (the model keeps more).
@@ -82,7 +82,7 @@ pub fn EventLog() -> impl IntoView {
     };
     view! {
         <section class="log panel" data-testid="event-log" aria-labelledby="log-heading">
-            <h2 id="log-heading" class="panel__heading">{move || i18n.t(Key::LogHeading)}</h2>
+            <h2 id="log-heading" class="panel__heading">{tr(Key::LogHeading)}</h2>
             <ol class="log__list" tabindex="0" aria-labelledby="log-heading">{rows}</ol>
         </section>
     }

@@ -6,12 +6,11 @@ use leptos::prelude::*;
 use outbox_model::Action;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, Key};
 
 #[component]
 pub fn Faults() -> impl IntoView {
     let ctl = use_ctl();
-    let i18n = use_i18n();
     let has = move |a: Action| ctl.enabled.with(|e| e.contains(&a));
     let redis_up = move || has(Action::QueueDown { hang: false });
     let event = RwSignal::new(3u32);
@@ -19,7 +18,7 @@ pub fn Faults() -> impl IntoView {
     let times = RwSignal::new(1u32);
     view! {
         <section class="faults panel" data-testid="faults" aria-labelledby="faults-heading">
-            <h2 id="faults-heading" class="panel__heading">{move || i18n.t(Key::FaultsHeading)}</h2>
+            <h2 id="faults-heading" class="panel__heading">{tr(Key::FaultsHeading)}</h2>
             <div class="faults__row">
                 <button
                     type="button"
@@ -27,7 +26,7 @@ pub fn Faults() -> impl IntoView {
                     disabled=move || !redis_up()
                     on:click=move |_| ctl.dispatch(Action::QueueDown { hang: false })
                 >
-                    {move || i18n.t(Key::QueueDown)}
+                    {tr(Key::QueueDown)}
                 </button>
                 <button
                     type="button"
@@ -35,7 +34,7 @@ pub fn Faults() -> impl IntoView {
                     disabled=move || !redis_up()
                     on:click=move |_| ctl.dispatch(Action::QueueDown { hang: true })
                 >
-                    {move || i18n.t(Key::QueueHang)}
+                    {tr(Key::QueueHang)}
                 </button>
                 <button
                     type="button"
@@ -43,7 +42,7 @@ pub fn Faults() -> impl IntoView {
                     disabled=move || !has(Action::QueueUp)
                     on:click=move |_| ctl.dispatch(Action::QueueUp)
                 >
-                    {move || i18n.t(Key::QueueUp)}
+                    {tr(Key::QueueUp)}
                 </button>
                 <button
                     type="button"
@@ -51,7 +50,7 @@ pub fn Faults() -> impl IntoView {
                     disabled=move || !has(Action::RetryFailedJobs)
                     on:click=move |_| ctl.dispatch(Action::RetryFailedJobs)
                 >
-                    {move || i18n.t(Key::RetryFailed)}
+                    {tr(Key::RetryFailed)}
                 </button>
             </div>
             <form
@@ -67,10 +66,10 @@ pub fn Faults() -> impl IntoView {
                     disabled=move || !has(Action::RedisFlush)
                     on:click=move |_| ctl.dispatch(Action::RedisFlush)
                 >
-                    {move || i18n.t(Key::RedisFlush)}
+                    {tr(Key::RedisFlush)}
                 </button>
                 <label class="faults__field">
-                    <span>{move || i18n.t(Key::SinceTick)}</span>
+                    <span>{tr(Key::SinceTick)}</span>
                     <input
                         type="number"
                         min="0"
@@ -87,7 +86,7 @@ pub fn Faults() -> impl IntoView {
                     type="submit"
                     data-testid="unpublish"
                     disabled=move || !ctl.enabled.with(|e| e.iter().any(|a| matches!(a, Action::UnpublishSince { .. })))
-                >{move || i18n.t(Key::Unpublish)}</button>
+                >{tr(Key::Unpublish)}</button>
             </form>
             <form
                 class="faults__row"
@@ -97,7 +96,7 @@ pub fn Faults() -> impl IntoView {
                 }
             >
                 <label class="faults__field">
-                    <span>{move || i18n.t(Key::EventNumber)}</span>
+                    <span>{tr(Key::EventNumber)}</span>
                     <input
                         type="number"
                         min="1"
@@ -111,7 +110,7 @@ pub fn Faults() -> impl IntoView {
                     />
                 </label>
                 <label class="faults__field">
-                    <span>{move || i18n.t(Key::Times)}</span>
+                    <span>{tr(Key::Times)}</span>
                     <input
                         type="number"
                         min="1"
@@ -124,7 +123,7 @@ pub fn Faults() -> impl IntoView {
                         }
                     />
                 </label>
-                <button type="submit" data-testid="fail-publish">{move || i18n.t(Key::FailEvent)}</button>
+                <button type="submit" data-testid="fail-publish">{tr(Key::FailEvent)}</button>
             </form>
         </section>
     }

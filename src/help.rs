@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 
 const KEYS: [Key; 6] = [
     Key::HelpSpace,
@@ -31,12 +31,12 @@ pub fn Help() -> impl IntoView {
         <Show when=move || ctl.help_open.get()>
             <div class="help__backdrop" on:click=move |_| ctl.help_open.set(false)></div>
             <div class="help" role="dialog" aria-modal="true" aria-labelledby="help-heading" data-testid="help">
-                <h2 id="help-heading" class="panel__heading">{move || i18n.t(Key::HelpHeading)}</h2>
+                <h2 id="help-heading" class="panel__heading">{tr(Key::HelpHeading)}</h2>
                 <ul class="help__keys">
                     {KEYS.iter().map(|k| view! { <li>{move || i18n.t(*k)}</li> }).collect_view()}
                 </ul>
                 <button type="button" node_ref=close data-testid="help-close" on:click=move |_| ctl.help_open.set(false)>
-                    {move || i18n.t(Key::Close)}
+                    {tr(Key::Close)}
                 </button>
             </div>
         </Show>

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{use_i18n, Key, Lang};
+use crate::i18n::{tr, use_i18n, Key, Lang};
 
 /// The short label and the full name of a language's button.
 const fn labels(lang: Lang) -> (Key, Key) {
@@ -41,7 +41,7 @@ pub fn LangSwitch() -> impl IntoView {
             class="lang-switch"
             role="group"
             data-testid="lang-switch"
-            aria-label=move || i18n.t(Key::LangSwitchLabel)
+            aria-label=tr(Key::LangSwitchLabel)
         >
             {buttons}
         </div>

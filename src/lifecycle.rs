@@ -6,7 +6,7 @@ use outbox_model::view;
 use outbox_model::EventId;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::words::{class_name, note_text, proc_name};
 
 #[component]
@@ -80,7 +80,7 @@ pub fn Lifecycle() -> impl IntoView {
     view! {
         <section class="life panel" data-testid="lifecycle-panel" aria-labelledby="life-heading">
             <h2 id="life-heading" class="panel__heading">
-                {move || i18n.t(Key::LifecycleHeading)}
+                {tr(Key::LifecycleHeading)}
             </h2>
             <label class="life__pick">
                 <span>"h-"</span>
@@ -88,7 +88,7 @@ pub fn Lifecycle() -> impl IntoView {
                     type="number"
                     min="1"
                     data-testid="life-event"
-                    aria-label=move || i18n.t(Key::EventNumber)
+                    aria-label=tr(Key::EventNumber)
                     prop:value=move || ctl.selected_event.get().map(|e| e.to_string()).unwrap_or_default()
                     on:change=move |ev| ctl.selected_event.set(event_target_value(&ev).trim().parse::<u32>().ok())
                 />

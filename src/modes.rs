@@ -8,7 +8,7 @@ use outbox_model::scenario::{ApiMode, RelayMode, WorkerMode};
 use outbox_model::Scenario;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::sim::MAX_PAGE_TASKS;
 
 const API_MODES: [(ApiMode, Key); 3] = [
@@ -146,10 +146,9 @@ fn change(ctl: crate::ctl::Ctl, edit: impl FnOnce(&mut Scenario)) {
 
 #[component]
 pub fn Modes() -> impl IntoView {
-    let i18n = use_i18n();
     view! {
         <details class="modes" data-testid="modes">
-            <summary class="modes__summary">{move || i18n.t(Key::ModesHeading)}</summary>
+            <summary class="modes__summary">{tr(Key::ModesHeading)}</summary>
             <div class="modes__grid">
                 {choice(
                     "mode-api",

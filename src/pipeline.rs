@@ -9,7 +9,7 @@ use crate::arrow::{Arrow, Lane, Token, Tokens};
 use crate::ctl::{use_ctl, DEFAULT_SPEED};
 use crate::db_tables::DbTables;
 use crate::effects::Effects;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, Key};
 use crate::process_card::ProcessCard;
 use crate::queue_view::QueueView;
 
@@ -128,7 +128,6 @@ fn spawn_tokens(tokens: RwSignal<Vec<Token>>) {
 #[component]
 pub fn Pipeline() -> impl IntoView {
     let ctl = use_ctl();
-    let i18n = use_i18n();
     let tokens = RwSignal::new(Vec::<Token>::new());
     provide_context(Tokens(tokens));
     spawn_tokens(tokens);
@@ -159,49 +158,49 @@ pub fn Pipeline() -> impl IntoView {
 
     view! {
         <section class="pipeline" data-testid="pipeline" aria-labelledby="pipeline-heading">
-            <h2 id="pipeline-heading" class="pipeline__heading">{move || i18n.t(Key::PipelineHeading)}</h2>
+            <h2 id="pipeline-heading" class="pipeline__heading">{tr(Key::PipelineHeading)}</h2>
             <div class="pipeline__flow">
                 <div class="stage-col" data-stage="client">
-                    <h3 class="stage-col__title">{move || i18n.t(Key::ColClient)}</h3>
+                    <h3 class="stage-col__title">{tr(Key::ColClient)}</h3>
                     {cards(ProcKind::Client)}
                     <Show when=has_session>{cards(ProcKind::Session)}</Show>
                 </div>
                 <Arrow lane=Lane::ClientApi/>
                 <div class="stage-col" data-stage="api">
-                    <h3 class="stage-col__title">{move || i18n.t(Key::ColApi)}</h3>
+                    <h3 class="stage-col__title">{tr(Key::ColApi)}</h3>
                     {cards(ProcKind::Api)}
                 </div>
                 <Arrow lane=Lane::ApiDb/>
                 <div class="stage-col stage-col--wide" data-stage="db">
-                    <h3 class="stage-col__title">{move || i18n.t(Key::ColPostgres)}</h3>
+                    <h3 class="stage-col__title">{tr(Key::ColPostgres)}</h3>
                     <DbTables/>
                     {cards(ProcKind::Cleaner)}
                 </div>
                 <Arrow lane=Lane::DbRelay/>
                 <div class="stage-col" data-stage="relay">
-                    <h3 class="stage-col__title">{move || i18n.t(Key::ColRelays)}</h3>
+                    <h3 class="stage-col__title">{tr(Key::ColRelays)}</h3>
                     <Show when=no_relay>
-                        <p class="stage-col__note">{move || i18n.t(Key::NoRelays)}</p>
+                        <p class="stage-col__note">{tr(Key::NoRelays)}</p>
                     </Show>
                     {cards(ProcKind::Relay)}
                     {cards(ProcKind::Cdc)}
                 </div>
                 <Arrow lane=Lane::RelayQueue/>
                 <div class="stage-col" data-stage="queue">
-                    <h3 class="stage-col__title">{move || i18n.t(Key::ColQueue)}</h3>
+                    <h3 class="stage-col__title">{tr(Key::ColQueue)}</h3>
                     <QueueView/>
                 </div>
                 <Arrow lane=Lane::QueueWorker/>
                 <div class="stage-col" data-stage="worker">
-                    <h3 class="stage-col__title">{move || i18n.t(Key::ColWorkers)}</h3>
+                    <h3 class="stage-col__title">{tr(Key::ColWorkers)}</h3>
                     <Show when=no_worker>
-                        <p class="stage-col__note">{move || i18n.t(Key::NoWorkers)}</p>
+                        <p class="stage-col__note">{tr(Key::NoWorkers)}</p>
                     </Show>
                     {cards(ProcKind::Worker)}
                 </div>
                 <Arrow lane=Lane::WorkerEffect/>
                 <div class="stage-col" data-stage="effect">
-                    <h3 class="stage-col__title">{move || i18n.t(Key::ColEffect)}</h3>
+                    <h3 class="stage-col__title">{tr(Key::ColEffect)}</h3>
                     <Effects/>
                 </div>
             </div>

@@ -17,7 +17,7 @@ use crate::ctl::{Ctl, Notice, DEFAULT_PRESET, SPEEDS};
 use crate::event_log::EventLog;
 use crate::faults::Faults;
 use crate::help::Help;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::lifecycle::Lifecycle;
 use crate::link;
 use crate::modes::Modes;
@@ -240,7 +240,7 @@ pub fn Playground() -> impl IntoView {
         <NoticeBar/>
         <Controls/>
         <Modes/>
-        <section class="board" aria-label=move || i18n.t(Key::CountersHeading)>
+        <section class="board" aria-label=tr(Key::CountersHeading)>
             <CountersPanel/>
             <Chart/>
         </section>

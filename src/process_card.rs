@@ -8,18 +8,44 @@ use outbox_model::scenario::When;
 use outbox_model::{Action, Step};
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::words::{proc_name, step_name};
 
-/// A step's id in test ids (`queue_add`, `script-0`).
+/// A step's id in test ids: its name in the model's JSON (`queue_add`), `script-0` for a
+/// psql statement.
 pub fn step_id(step: Step) -> String {
-    match step {
-        Step::Script(i) => format!("script-{i}"),
-        s => serde_json::to_value(s)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
-    }
+    use Step::*;
+    let id = match step {
+        Script(i) => return format!("script-{i}"),
+        Send => "send",
+        Await => "await",
+        Begin => "begin",
+        InsertTask => "insert_task",
+        InsertEvent => "insert_event",
+        Commit => "commit",
+        QueueAdd => "queue_add",
+        Respond => "respond",
+        SelectBatch => "select_batch",
+        Publish => "publish",
+        MarkPublished => "mark_published",
+        MarkFailed => "mark_failed",
+        Rollback => "rollback",
+        Fetch => "fetch",
+        InboxCheck => "inbox_check",
+        InboxInsert => "inbox_insert",
+        Action => "action",
+        ExternalCall => "external_call",
+        BeginSecond => "begin_second",
+        CommitSecond => "commit_second",
+        Complete => "complete",
+        InsertKey => "insert_key",
+        DeadLetter => "dead_letter",
+        ReadWal => "read_wal",
+        SaveOffset => "save_offset",
+        CleanOutbox => "clean_outbox",
+        CleanInbox => "clean_inbox",
+    };
+    id.to_string()
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -181,7 +207,7 @@ pub fn ProcessCard(name: String) -> impl IntoView {
                         type="button"
                         class="proc__select"
                         aria-pressed=move || if selected.get() { "true" } else { "false" }
-                        title=move || i18n.t(Key::Select)
+                        title=tr(Key::Select)
                         on:click=move |_| ctl.selected_proc.set(n_sel.clone())
                     >
                         {title}
@@ -194,10 +220,10 @@ pub fn ProcessCard(name: String) -> impl IntoView {
             <p class="proc__kills">{kills}</p>
             <div class="proc__actions">
                 <label class="proc__rule">
-                    <span class="visually-hidden">{move || i18n.t(Key::RuleLabel)}</span>
+                    <span class="visually-hidden">{tr(Key::RuleLabel)}</span>
                     <select
                         data-testid=format!("rule-{name}")
-                        title=move || i18n.t(Key::RuleLabel)
+                        title=tr(Key::RuleLabel)
                         on:change=move |ev| {
                             rule.set(match event_target_value(&ev).as_str() {
                                 "always" => Rule::Always,
@@ -206,9 +232,9 @@ pub fn ProcessCard(name: String) -> impl IntoView {
                             })
                         }
                     >
-                        <option value="next">{move || i18n.t(Key::WhenNext)}</option>
-                        <option value="always">{move || i18n.t(Key::WhenAlways)}</option>
-                        <option value="mod">{move || i18n.t(Key::WhenMod)}</option>
+                        <option value="next">{tr(Key::WhenNext)}</option>
+                        <option value="always">{tr(Key::WhenAlways)}</option>
+                        <option value="mod">{tr(Key::WhenMod)}</option>
                     </select>
                 </label>
                 <button
@@ -217,7 +243,7 @@ pub fn ProcessCard(name: String) -> impl IntoView {
                     disabled=move || !can_step()
                     on:click=move |_| ctl.dispatch(Action::Step { process: n_step.clone() })
                 >
-                    {move || i18n.t(Key::StepThis)}
+                    {tr(Key::StepThis)}
                 </button>
                 <Show
                     when=can_restart
@@ -232,7 +258,7 @@ pub fn ProcessCard(name: String) -> impl IntoView {
                                 disabled=move || !can_kill()
                                 on:click=move |_| ctl.dispatch(Action::Kill { process: n_kill.clone() })
                             >
-                                {move || i18n.t(Key::KillNow)}
+                                {tr(Key::KillNow)}
                             </button>
                         }
                     }
@@ -245,7 +271,7 @@ pub fn ProcessCard(name: String) -> impl IntoView {
                                 data-testid=format!("restart-{n_restart}")
                                 on:click=move |_| ctl.dispatch(Action::Restart { process: n_restart.clone() })
                             >
-                                {move || i18n.t(Key::Restart)}
+                                {tr(Key::Restart)}
                             </button>
                         }
                     }

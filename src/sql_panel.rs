@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::words::{proc_name, step_name};
 
 #[component]
@@ -56,8 +56,8 @@ pub fn SqlPanel() -> impl IntoView {
     };
     view! {
         <section class="sql panel" data-testid="sql-panel" aria-labelledby="sql-heading">
-            <h2 id="sql-heading" class="panel__heading">{move || i18n.t(Key::SqlHeading)}</h2>
-            <p class="panel__intro">{move || i18n.t(Key::SqlIntro)}</p>
+            <h2 id="sql-heading" class="panel__heading">{tr(Key::SqlHeading)}</h2>
+            <p class="panel__intro">{tr(Key::SqlIntro)}</p>
             <div class="sql__tabs" role="group">{tabs}</div>
             <ol class="sql__list">{statements}</ol>
         </section>

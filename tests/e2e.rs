@@ -31,18 +31,6 @@ async fn statuses(client: &Client) -> Result<Vec<String>, fantoccini::error::Cmd
     Ok(out)
 }
 
-/// Every process card's status line (alive, dead, waiting for …), in page order.
-async fn statuses(client: &Client) -> Result<Vec<String>, fantoccini::error::CmdError> {
-    let mut out = Vec::new();
-    for el in client
-        .find_all(Locator::Css("[data-testid^=\"status-\"]"))
-        .await?
-    {
-        out.push(el.text().await?);
-    }
-    Ok(out)
-}
-
 #[tokio::test]
 async fn language_switch_changes_the_page() {
     let (client, page) = session(1920, 1080).await;

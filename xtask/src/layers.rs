@@ -175,6 +175,5 @@ fn size_report(ctx: &Ctx, state: &mut State) -> Result<bool> {
     if !state.release_built {
         return Err("no release build: `trunk build --release` failed in layer 3".into());
     }
-    size::report(&ctx.root.join("dist"))?;
-    Ok(true)
+    size::report(&ctx.root.join("dist"))
 }

@@ -57,7 +57,11 @@ pub fn measure(dist: &Path) -> Result<Vec<Sizes>> {
     Ok(files)
 }
 
-pub fn report(dist: &Path) -> Result<()> {
+/// Issue #6's budget for everything a first visit transfers (gzip of html, js, wasm, css).
+pub const TRANSFER_BUDGET: usize = 300 * 1024;
+
+/// Prints the sizes; returns whether the total transfer is within [`TRANSFER_BUDGET`].
+pub fn report(dist: &Path) -> Result<bool> {
     let files = measure(dist)?;
     let width = files.iter().map(|f| f.name.len()).max().unwrap_or(4).max(5);
     println!("size of the release build ({}):", dist.display());
@@ -90,7 +94,15 @@ pub fn report(dist: &Path) -> Result<()> {
         kb(wasm.brotli),
         kb(sum(|f| f.gzip))
     );
-    Ok(())
+    let total = sum(|f| f.gzip);
+    let ok = total <= TRANSFER_BUDGET;
+    println!(
+        "budget: total transfer {} of {} gzip: {}",
+        kb(total),
+        kb(TRANSFER_BUDGET),
+        if ok { "within" } else { "OVER" }
+    );
+    Ok(ok)
 }
 
 #[cfg(test)]

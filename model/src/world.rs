@@ -2767,11 +2767,15 @@ impl World {
 
     /// Judges the touched events again and checks them together with the held one, in
     /// event order, each once.
+    #[inline(always)]
     fn reclassify_touched(&mut self) {
-        let held = self.held.take();
-        if self.touched.is_empty() && held.is_none() {
-            return;
+        if !self.touched.is_empty() || self.held.is_some() {
+            self.reclassify();
         }
+    }
+
+    fn reclassify(&mut self) {
+        let held = self.held.take();
         if self.touched.len() > 1 {
             self.touched.sort_unstable();
             self.touched.dedup();

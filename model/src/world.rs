@@ -617,7 +617,46 @@ pub struct World {
     dead: u32,
     /// Reused for every COMMIT / ROLLBACK (always empty between steps).
     scratch: crate::db::CommitOutcome,
+    /// Each process's runnable condition as far as its own state says, kept up to date
+    /// for the processes marked `dirty` (see [`Gates`]).
+    gates: Gates,
 }
+
+/// When each process can take a step, as far as its own state says: what
+/// [`World::runnable_in`] reads from the process, with the world facts (the tick, the
+/// API's readiness, Redis, open transactions) left to read at each tick. A process's gate
+/// changes only when its own state does, so it is made again only for the processes whose
+/// state changed (`dirty`). Bit `i` of every mask is process `i`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Gates {
+    /// Processes whose state changed since their gate was made.
+    dirty: u64,
+    /// The processes by condition: `by_class[c]` for the `GATE_*` class `c`.
+    by_class: [u64; 6],
+    /// Each process's class.
+    class: Vec<u8>,
+    /// A sleeping (`GATE_AT`) process's wake-up tick.
+    at: Vec<u64>,
+    /// Blocked on a transaction's lock (not runnable while it is open).
+    tx: Vec<Option<TxId>>,
+    tx_mask: u64,
+    /// Blocked on a Redis that may hang.
+    queue: u64,
+    /// Holding a transaction; dead and holding one (the no-orphan-transaction check).
+    holds: u64,
+    orphan: u64,
+}
+
+const GATE_NEVER: u8 = 0;
+const GATE_ALWAYS: u8 = 1;
+/// From the process's `sleep_until` on.
+const GATE_AT: u8 = 2;
+/// While the API is ready for a request.
+const GATE_API: u8 = 3;
+/// While a job waits in a healthy Redis.
+const GATE_WAITING: u8 = 4;
+/// While Redis is up.
+const GATE_UP: u8 = 5;
 
 const POLL_HISTORY: usize = 64;
 /// Up to this many events' worth of table space is reserved when a world is made: the
@@ -739,8 +778,16 @@ impl World {
             held: None,
             dead: 0,
             scratch: Default::default(),
+            gates: Gates::default(),
             cfg,
         };
+        let n = w.procs.len();
+        w.gates.class = vec![GATE_NEVER; n];
+        w.gates.by_class[GATE_NEVER as usize] = (1u64 << n) - 1;
+        w.gates.at = vec![0; n];
+        w.gates.tx = vec![None; n];
+        w.gates.dirty = (1u64 << n) - 1;
+        w.refresh_gates();
         let hint =
             (s.workload.tasks as usize + s.workload.preloaded_events as usize).min(RESERVE_EVENTS);
         w.auditor.reserve(hint);
@@ -904,16 +951,144 @@ impl World {
         }
     }
 
-    fn runnable_list(&self, out: &mut Runnable) {
-        let f = Facts::of(self);
-        let (mut mask, mut len) = (0u64, 0usize);
-        for (i, p) in self.procs.iter().enumerate() {
-            let r = self.runnable_in(p, &f);
-            mask |= (r as u64) << i;
-            len += r as usize;
+    /// The gate of a process (class, blocking transaction, blocked on Redis, holds a
+    /// transaction, holds one while dead): [`World::runnable_in`] with the facts left open.
+    #[inline(always)]
+    fn gate_of(&self, p: &Proc) -> (u8, Option<TxId>, bool, bool, bool) {
+        let holds = p.tx.is_some();
+        let (tx, queue) = match p.blocked {
+            Some(Wait::Tx(t)) => (Some(t), false),
+            Some(Wait::Queue) => (None, true),
+            None => (None, false),
+        };
+        let class = if !p.alive {
+            GATE_NEVER
+        } else {
+            match (&p.mem, p.pc) {
+                (Mem::Client { next, .. }, Step::Send) => {
+                    [GATE_NEVER, GATE_API][(*next < self.tasks_total) as usize]
+                }
+                (Mem::Client { reply, .. }, _) => {
+                    [GATE_NEVER, GATE_ALWAYS][reply.is_some() as usize]
+                }
+                (Mem::Api { req }, _) => [GATE_NEVER, GATE_ALWAYS][req.is_some() as usize],
+                (Mem::Relay { .. }, Step::Begin) => GATE_AT,
+                (Mem::Relay { .. }, _) => GATE_ALWAYS,
+                (Mem::Worker { job: None }, _) => GATE_WAITING,
+                (Mem::Worker { .. }, Step::Complete) => GATE_UP,
+                (Mem::Worker { .. }, _) => GATE_ALWAYS,
+                (Mem::Session { pos }, _) => {
+                    [GATE_NEVER, GATE_AT][(*pos < self.script.len()) as usize]
+                }
+                (Mem::Cdc { .. }, _) => GATE_AT,
+                (Mem::Cleaner { .. }, Step::Begin) => GATE_AT,
+                (Mem::Cleaner { .. }, _) => GATE_ALWAYS,
+            }
+        };
+        (class, tx, queue, holds, holds && !p.alive)
+    }
+
+    /// Process `i`'s state changed: its gate is made again before it is next read.
+    #[inline(always)]
+    fn touch_proc(&mut self, i: usize) {
+        self.gates.dirty |= 1 << i;
+    }
+
+    /// Makes the gates of the dirty processes again.
+    #[inline(always)]
+    fn refresh_gates(&mut self) {
+        while self.gates.dirty != 0 {
+            let i = self.gates.dirty.trailing_zeros() as usize;
+            self.gates.dirty &= self.gates.dirty - 1;
+            let p = &self.procs[i];
+            let (class, tx, queue, holds, orphan) = self.gate_of(p);
+            let at = p.sleep_until;
+            let g = &mut self.gates;
+            let b = 1u64 << i;
+            let k = !b;
+            g.by_class[g.class[i] as usize] &= k;
+            g.by_class[class as usize] |= b;
+            g.class[i] = class;
+            g.at[i] = at;
+            g.tx[i] = tx;
+            g.tx_mask = g.tx_mask & k | b * tx.is_some() as u64;
+            g.queue = g.queue & k | b * queue as u64;
+            g.holds = g.holds & k | b * holds as u64;
+            g.orphan = g.orphan & k | b * orphan as u64;
+        }
+    }
+
+    fn runnable_list(&mut self, out: &mut Runnable) {
+        self.refresh_gates();
+        let g = &self.gates;
+        let mut mask = g.by_class[GATE_ALWAYS as usize];
+        let mut t = g.by_class[GATE_AT as usize];
+        while t != 0 {
+            let i = t.trailing_zeros() as usize;
+            mask |= ((self.tick >= g.at[i]) as u64) << i;
+            t &= t - 1;
+        }
+        let api = g.by_class[GATE_API as usize];
+        if api != 0 && self.api_ready() {
+            mask |= api;
+        }
+        let waiting = g.by_class[GATE_WAITING as usize];
+        if waiting != 0 && self.queue.has_waiting() {
+            mask |= waiting;
+        }
+        if self.queue.health == Health::Up {
+            mask |= g.by_class[GATE_UP as usize];
+        } else if self.queue.health == Health::DownHang {
+            mask &= !g.queue;
+        }
+        let mut b = g.tx_mask & mask;
+        while b != 0 {
+            let i = b.trailing_zeros() as usize;
+            if g.tx[i].is_some_and(|t| self.db.is_open(t)) {
+                mask &= !(1 << i);
+            }
+            b &= b - 1;
+        }
+        if cfg!(debug_assertions) || self.check == CheckLevel::Full {
+            self.check_gates(Some(mask));
         }
         out.mask = mask;
-        out.len = len;
+        out.len = mask.count_ones() as usize;
+    }
+
+    /// The kept gates agree with the processes (Full checks and debug builds).
+    #[cold]
+    fn check_gates(&self, mask: Option<u64>) {
+        let f = Facts::of(self);
+        for (i, p) in self.procs.iter().enumerate() {
+            let (class, tx, queue, holds, orphan) = self.gate_of(p);
+            let b = 1u64 << i;
+            let g = &self.gates;
+            assert!(
+                g.class[i] == class
+                    && g.by_class[class as usize] & b != 0
+                    && g.tx[i] == tx
+                    && (g.tx_mask & b != 0) == tx.is_some()
+                    && (g.queue & b != 0) == queue
+                    && (g.holds & b != 0) == holds
+                    && (g.orphan & b != 0) == orphan
+                    && (class != GATE_AT || g.at[i] == p.sleep_until),
+                "runnable-gate: the kept gate of {} disagrees with its state",
+                p.name
+            );
+            if let Some(mask) = mask {
+                assert_eq!(
+                    self.runnable_in(p, &f),
+                    mask & b != 0,
+                    "runnable-gate: {} at tick {}",
+                    p.name,
+                    self.tick
+                );
+            }
+        }
+        let all: u64 = self.gates.by_class.iter().fold(0, |a, m| a | m);
+        let sum: u32 = self.gates.by_class.iter().map(|m| m.count_ones()).sum();
+        assert!(sum == self.procs.len() as u32 && all.count_ones() == sum);
     }
 
     /// Nothing is left to do: the client is done, nobody is mid-program, no row waits to be
@@ -1252,6 +1427,7 @@ impl World {
     // ----- kills and restarts ---------------------------------------------------------
 
     pub fn kill(&mut self, i: usize) {
+        self.touch_proc(i);
         let pid = ProcId(i as u8);
         let tick = self.tick;
         if let Some(tx) = self.procs[i].tx.take() {
@@ -1320,6 +1496,7 @@ impl World {
     }
 
     fn restart(&mut self, i: usize) {
+        self.touch_proc(i);
         let p = &mut self.procs[i];
         if !p.alive {
             self.dead -= 1;
@@ -1340,6 +1517,7 @@ impl World {
     }
 
     fn reply_client(&mut self, ok: bool) {
+        self.touch_proc(0);
         if let Mem::Client {
             reply,
             waiting: Some(_),
@@ -1429,6 +1607,7 @@ impl World {
     // ----- running one step -----------------------------------------------------------
 
     fn run_proc(&mut self, i: usize) {
+        self.touch_proc(i);
         self.steps += 1;
         self.mix(self.tick ^ ((i as u64) << 56));
         if self.kill_fires(i) {
@@ -1563,6 +1742,7 @@ impl World {
             Step::Send => {
                 let e = self.mint(next, EventKind::Created, TaskRef::NotYet);
                 let a = self.api_index();
+                self.touch_proc(a);
                 self.procs[a].mem = Mem::Api {
                     req: Some(Request {
                         intent: next,
@@ -2587,11 +2767,15 @@ impl World {
 
     /// Judges the touched events again and checks them together with the held one, in
     /// event order, each once.
+    #[inline(always)]
     fn reclassify_touched(&mut self) {
-        let held = self.held.take();
-        if self.touched.is_empty() && held.is_none() {
-            return;
+        if !self.touched.is_empty() || self.held.is_some() {
+            self.reclassify();
         }
+    }
+
+    fn reclassify(&mut self) {
+        let held = self.held.take();
         if self.touched.len() > 1 {
             self.touched.sort_unstable();
             self.touched.dedup();
@@ -2660,14 +2844,14 @@ impl World {
         if let Err(v) = self.auditor.check_conservation() {
             self.violation(v);
         }
-        // no-orphan-transaction: every open transaction belongs to a live process.
-        let (mut held, mut orphaned) = (0, false);
-        for p in &self.procs {
-            if p.tx.is_some() {
-                held += 1;
-                orphaned |= !p.alive;
-            }
+        // no-orphan-transaction: every open transaction belongs to a live process (the sums
+        // are kept with the gates; Full checks them against the processes).
+        self.refresh_gates();
+        if self.check == CheckLevel::Full {
+            self.check_gates(None);
         }
+        let g = &self.gates;
+        let (held, orphaned) = (g.holds.count_ones() as usize, g.orphan != 0);
         if held != self.db.open_transactions() || orphaned {
             self.violation(format!(
                 "no-orphan-transaction: {} open, {} held by processes",

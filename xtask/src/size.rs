@@ -60,7 +60,7 @@ pub fn measure(dist: &Path) -> Result<Vec<Sizes>> {
 /// Issue #6's budget for everything a first visit transfers (gzip of html, js, wasm, css).
 pub const TRANSFER_BUDGET: usize = 300 * 1024;
 
-/// Prints the sizes; returns whether the total transfer is within [`TRANSFER_BUDGET`].
+/// Prints the sizes and whether the total transfer is within [`TRANSFER_BUDGET`]; returns that.
 pub fn report(dist: &Path) -> Result<bool> {
     let files = measure(dist)?;
     let width = files.iter().map(|f| f.name.len()).max().unwrap_or(4).max(5);

@@ -210,23 +210,30 @@ pub fn tables(w: &World, head: usize, recent: usize) -> TablesView {
     }
 }
 
-/// The queue: counts by state and the newest `per_state` jobs of each state.
+/// How many of the newest events the queue view looks at for its job list (the counts
+/// cover every job; the list stays cheap however long the run).
+const QUEUE_SCAN: u32 = 512;
+
+/// The queue: counts by state and up to `per_state` jobs of each state among the newest
+/// events' jobs.
 pub fn queue(w: &World, per_state: usize) -> QueueView {
     let q = &w.queue;
     let mut keep: [Vec<JobView>; 4] = Default::default();
-    for j in q.jobs() {
-        let slot = match j.state {
-            JobState::Waiting => 0,
-            JobState::Active => 1,
-            JobState::Completed => 2,
-            JobState::Failed => 3,
-        };
-        let v = &mut keep[slot];
-        if v.len() == per_state && per_state > 0 {
-            v.remove(0);
+    let newest = w.auditor.events_len() as u32;
+    for e in (newest.saturating_sub(QUEUE_SCAN) + 1..=newest).rev() {
+        for j in q.jobs_for(EventId(e)) {
+            let slot = match j.state {
+                JobState::Waiting => 0,
+                JobState::Active => 1,
+                JobState::Completed => 2,
+                JobState::Failed => 3,
+            };
+            if keep[slot].len() < per_state {
+                keep[slot].push(job_view(w, j));
+            }
         }
-        if per_state > 0 {
-            v.push(job_view(w, j));
+        if keep.iter().all(|v| v.len() >= per_state) {
+            break;
         }
     }
     let mut jobs: Vec<JobView> = keep.into_iter().flatten().collect();

@@ -205,18 +205,7 @@ fn wasm_opt(ctx: &Ctx) -> Result<String> {
     if ok() {
         return Ok("already installed".into());
     }
-    if which("npm").is_none() {
-        apt_install(ctx, &["nodejs", "npm"])?;
-    }
-    std::fs::create_dir_all(&ctx.tools).map_err(proc::io_ctx("create .tools"))?;
-    run_logged(
-        Command::new("npm")
-            .arg("install")
-            .arg("--prefix")
-            .arg(&ctx.tools)
-            .args(["--no-audit", "--no-fund", "--loglevel=error", BINARYEN_NPM]),
-        &log(ctx, "wasm-opt"),
-    )?;
+    npm_install(ctx, BINARYEN_NPM, "wasm-opt")?;
     if ok() {
         Ok("installed".into())
     } else {
@@ -244,6 +233,19 @@ fn axe_core(ctx: &Ctx) -> Result<String> {
     if ok() {
         return Ok("already installed".into());
     }
+    npm_install(ctx, AXE_NPM, "axe-core")?;
+    if ok() {
+        Ok("installed".into())
+    } else {
+        Err(format!(
+            "{} is missing after npm install",
+            axe_js(ctx).display()
+        ))
+    }
+}
+
+/// `npm install PACKAGE` into `.tools/` (npm itself from apt when missing).
+fn npm_install(ctx: &Ctx, package: &str, log_name: &str) -> Result<()> {
     if which("npm").is_none() {
         apt_install(ctx, &["nodejs", "npm"])?;
     }
@@ -253,17 +255,9 @@ fn axe_core(ctx: &Ctx) -> Result<String> {
             .arg("install")
             .arg("--prefix")
             .arg(&ctx.tools)
-            .args(["--no-audit", "--no-fund", "--loglevel=error", AXE_NPM]),
-        &log(ctx, "axe-core"),
-    )?;
-    if ok() {
-        Ok("installed".into())
-    } else {
-        Err(format!(
-            "{} is missing after npm install",
-            axe_js(ctx).display()
-        ))
-    }
+            .args(["--no-audit", "--no-fund", "--loglevel=error", package]),
+        &log(ctx, log_name),
+    )
 }
 
 fn chromium(ctx: &Ctx) -> Result<String> {

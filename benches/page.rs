@@ -1,9 +1,11 @@
 //! The page benchmark (run by `cargo xtask test` after the end-to-end tests, against the
 //! same release build, server and chromedriver). It measures what issue #6 budgets:
 //! - first contentful paint of a cold load on localhost (≤ 500 ms);
-//! - frame time while the model runs 100 000 tasks at full speed: the intervals between
-//!   requestAnimationFrame timestamps, with Chromium's frame-rate cap and vsync off so an
-//!   interval is what the frame really cost rather than the display's 16.7 ms (p95 ≤ 16 ms);
+//! - frame time while the model runs 100 000 tasks at full speed (p95 ≤ 16 ms): for every
+//!   frame, from its requestAnimationFrame timestamp (the frame's start) to the arrival of
+//!   a message posted from that frame's callbacks, which the browser delivers after the
+//!   frame's rendering. The intervals between frame starts are printed too, but a 60 Hz
+//!   display floors them at 16.7 ms, so they cannot show a frame that fits its budget;
 //! - the DOM's node count, sampled every 10 frames through the run (< 3 000).
 //! It prints every figure and fails when a budget is broken.
 
@@ -56,7 +58,10 @@ async fn first_contentful_paint(page: &str, webdriver: &str) -> f64 {
 }
 
 struct Frames {
+    /// Between consecutive frame starts (the display's 60 Hz puts a floor of 16.7 ms).
     intervals: Vec<f64>,
+    /// From a frame's start to the end of its rendering: what the frame cost.
+    busy: Vec<f64>,
     dom_max: u64,
     ticks: u64,
 }
@@ -80,14 +85,21 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
         set_value(&client, "speed", "7").await?;
         client
             .execute(
-                "window.__bench = { frames: [], dom: 0, stop: false };
+                "window.__bench = { frames: [], busy: [], dom: 0, stop: false };
+                 const ch = new MessageChannel();
+                 // A message posted from a frame's callbacks runs after that frame's
+                 // rendering: its arrival minus the frame's start is the frame's cost.
+                 ch.port1.onmessage = (e) => window.__bench.busy.push(performance.now() - e.data);
+                 const done = () => document.querySelector('[data-testid=finished]').hidden === false;
                  (function f(t) {
                      const b = window.__bench;
+                     if (b.stop || (b.frames.length > 0 && done())) { b.stop = true; return; }
                      b.frames.push(t);
+                     ch.port2.postMessage(t);
                      if (b.frames.length % 10 === 0) {
                          b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
                      }
-                     if (!b.stop) requestAnimationFrame(f);
+                     requestAnimationFrame(f);
                  })(performance.now());",
                 vec![],
             )
@@ -98,7 +110,7 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
             .execute(
                 "const b = window.__bench; b.stop = true;
                  b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
-                 return JSON.stringify({ frames: b.frames, dom: b.dom });",
+                 return JSON.stringify({ frames: b.frames, busy: b.busy, dom: b.dom });",
                 vec![],
             )
             .await?;
@@ -109,8 +121,13 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
             .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
             .unwrap_or_default();
         let intervals = frames.windows(2).map(|w| w[1] - w[0]).collect();
+        let busy: Vec<f64> = v["busy"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+            .unwrap_or_default();
         *out.lock().unwrap() = Some(Frames {
             intervals,
+            busy,
             dom_max: v["dom"].as_u64().unwrap_or(0),
             ticks,
         });
@@ -118,6 +135,7 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
     })
     .await;
     let frames = result.lock().unwrap().take().expect("the run was measured");
+    assert!(!frames.busy.is_empty(), "no frame was measured");
     frames
 }
 
@@ -128,23 +146,25 @@ async fn main() {
 
     let fcp = first_contentful_paint(&page, &webdriver).await;
     let f = frames_at_full_speed(&page, &webdriver).await;
-    let mut sorted = f.intervals.clone();
-    sorted.sort_by(|a, b| a.total_cmp(b));
-    assert!(
-        sorted.len() > 20,
-        "only {} frames in {WINDOW:?}",
-        sorted.len()
-    );
-    let (p50, p95, max) = (
-        percentile(&sorted, 0.5),
-        percentile(&sorted, 0.95),
-        sorted[sorted.len() - 1],
-    );
+    let stats = |v: &[f64]| {
+        let mut sorted = v.to_vec();
+        sorted.sort_by(|a, b| a.total_cmp(b));
+        assert!(sorted.len() > 20, "only {} frames measured", sorted.len());
+        (
+            percentile(&sorted, 0.5),
+            percentile(&sorted, 0.95),
+            sorted[sorted.len() - 1],
+        )
+    };
+    let (p50, p95, max) = stats(&f.busy);
+    let (i50, i95, imax) = stats(&f.intervals);
     println!("page bench: first contentful paint {fcp:.0} ms (budget {FCP_BUDGET_MS:.0})");
     println!(
-        "page bench: {TASKS} tasks at full speed for {:.0} s: {} frames, p50 {p50:.1} ms, p95 {p95:.1} ms (budget {P95_BUDGET_MS:.0}), max {max:.1} ms",
-        WINDOW.as_secs_f64(),
-        sorted.len()
+        "page bench: {TASKS} tasks at full speed, {} frames while the model ran: frame time (start to end of rendering) p50 {p50:.1} ms, p95 {p95:.1} ms (budget {P95_BUDGET_MS:.0}), max {max:.1} ms",
+        f.busy.len()
+    );
+    println!(
+        "page bench: interval between frames p50 {i50:.1} ms, p95 {i95:.1} ms, max {imax:.1} ms (60 Hz display: 16.7 ms)"
     );
     println!(
         "page bench: DOM at most {} nodes (budget < {DOM_BUDGET}); the model reached tick {} ({:.0} ticks/s)",

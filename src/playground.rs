@@ -29,7 +29,7 @@ use crate::storage;
 
 /// Model time per animation frame at full speed: what is left of a 60 Hz frame goes to
 /// drawing.
-const FRAME_BUDGET_MS: f64 = 6.0;
+const FRAME_BUDGET_MS: f64 = 5.0;
 /// How often the heavier panels follow while playing.
 const SLOW_PANEL_MS: f64 = 250.0;
 

@@ -63,7 +63,7 @@ pub fn Chart() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     let lines = move || {
-        ctl.frame.track();
+        ctl.slow.track();
         ctl.sim.with_value(|sim| {
             let samples = sim.samples();
             let max_y = samples

@@ -31,8 +31,8 @@ pub struct Ctl {
     pub sim: StoredValue<Sim>,
     /// Bumped after every change of the world (every animation frame while playing).
     pub frame: RwSignal<u64>,
-    /// Bumped at most ~7 times a second while playing, and after every single change when
-    /// not: the heavier panels (tables, queue, log) follow this one.
+    /// Bumped at most 4 times a second while playing, and after every single change when
+    /// not: everything but the counters, the timeline and the tokens follows this one.
     pub slow: RwSignal<u64>,
     /// Bumped when the scenario is replaced (the set of processes may change).
     pub scenario_version: RwSignal<u64>,
@@ -62,12 +62,14 @@ impl Ctl {
             frame.track();
             sim.with_value(|s| s.world.counters())
         });
+        // Process cards and the buttons they enable follow the slow signal: every change
+        // when a user acts, a few times a second while playing.
         let procs = Memo::new(move |_| {
-            frame.track();
+            slow.track();
             sim.with_value(|s| view::procs(&s.world))
         });
         let enabled = Memo::new(move |_| {
-            frame.track();
+            slow.track();
             sim.with_value(|s| s.world.enabled())
         });
         let tables = Memo::new(move |_| {

@@ -79,8 +79,40 @@ async fn canon_runs_give_the_lessons_numbers() {
             )
             .await?;
         screenshot(&client, "playground-1920x1080-pipeline.png").await?;
-        client.execute("window.scrollTo(0, 0)", vec![]).await?;
-        set_viewport(&client, 390, 844).await?;
+
+        // The lesson's §3: the same kills with the outbox → 100 and 100, nothing lost.
+        run_preset(&client, "canon-outbox").await?;
+        assert_eq!(counter(&client, "tasks_in_db").await?, "100");
+        assert_eq!(counter(&client, "queue_jobs").await?, "100");
+        assert_eq!(counter(&client, "lost").await?, "0");
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_phone_gets_the_whole_page_without_sideways_scrolling() {
+    let page = env_url("OUTBOX_E2E_URL");
+    let client = connect_phone(&env_url("OUTBOX_WEBDRIVER_URL"), 390, 844).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        run_preset(&client, "canon-dual-write").await?;
+        assert_eq!(counter(&client, "lost").await?, "10");
+        let widths = client
+            .execute(
+                "return [window.innerWidth, document.documentElement.scrollWidth]",
+                vec![],
+            )
+            .await?;
+        let (inner, scroll) = (
+            widths[0].as_u64().unwrap_or(0),
+            widths[1].as_u64().unwrap_or(0),
+        );
+        assert_eq!(inner, 390, "the emulated phone is 390 px wide");
+        assert!(
+            scroll <= inner,
+            "the page is {scroll} px wide on a {inner} px screen"
+        );
         screenshot(&client, "playground-390x844.png").await?;
         client
             .execute(
@@ -89,13 +121,6 @@ async fn canon_runs_give_the_lessons_numbers() {
             )
             .await?;
         screenshot(&client, "playground-390x844-pipeline.png").await?;
-        set_viewport(&client, 1920, 1080).await?;
-
-        // The lesson's §3: the same kills with the outbox → 100 and 100, nothing lost.
-        run_preset(&client, "canon-outbox").await?;
-        assert_eq!(counter(&client, "tasks_in_db").await?, "100");
-        assert_eq!(counter(&client, "queue_jobs").await?, "100");
-        assert_eq!(counter(&client, "lost").await?, "0");
         Ok(())
     })
     .await;

@@ -22,6 +22,23 @@ pub fn env_url(name: &str) -> String {
 
 /// A headless Chromium session; `extra` flags are added to the usual ones.
 pub async fn connect(webdriver: &str, width: u32, height: u32, extra: &[&str]) -> Client {
+    connect_with(webdriver, width, height, extra, None).await
+}
+
+/// A session that emulates a phone's screen (a desktop window cannot be narrower than
+/// ~500 px): `width` × `height` CSS pixels, device pixel ratio 1.
+pub async fn connect_phone(webdriver: &str, width: u32, height: u32) -> Client {
+    let metrics = serde_json::json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 } });
+    connect_with(webdriver, width, height, &[], Some(metrics)).await
+}
+
+async fn connect_with(
+    webdriver: &str,
+    width: u32,
+    height: u32,
+    extra: &[&str],
+    mobile: Option<serde_json::Value>,
+) -> Client {
     let mut args = vec![
         "--headless".to_string(),
         "--no-sandbox".into(),
@@ -35,13 +52,16 @@ pub async fn connect(webdriver: &str, width: u32, height: u32, extra: &[&str]) -
         format!("--window-size={width},{height}"),
     ];
     args.extend(extra.iter().map(|s| s.to_string()));
-    let capabilities = serde_json::json!({
+    let mut capabilities = serde_json::json!({
         "browserName": "chrome",
         "goog:chromeOptions": {
             "binary": std::env::var("OUTBOX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
             "args": args,
         },
     });
+    if let Some(m) = mobile {
+        capabilities["goog:chromeOptions"]["mobileEmulation"] = m;
+    }
     let serde_json::Value::Object(capabilities) = capabilities else {
         unreachable!()
     };

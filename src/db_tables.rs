@@ -8,6 +8,22 @@ use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::words::proc_name;
 
+/// A two-value row (tasks, inbox), marked when its transaction has not committed.
+fn row(committed: bool, a: String, b: String, uncommitted: &'static str) -> impl IntoView {
+    let class = if committed {
+        "row"
+    } else {
+        "row row--uncommitted"
+    };
+    view! {
+        <tr class=class>
+            <td>{a}</td>
+            <td>{b}</td>
+            <td>{(!committed).then_some(uncommitted)}</td>
+        </tr>
+    }
+}
+
 #[component]
 pub fn DbTables() -> impl IntoView {
     let ctl = use_ctl();
@@ -20,19 +36,12 @@ pub fn DbTables() -> impl IntoView {
             v.tasks
                 .iter()
                 .map(|r| {
-                    let class = if r.committed {
-                        "row"
-                    } else {
-                        "row row--uncommitted"
-                    };
-                    let state = (!r.committed).then(|| i18n.t(Key::Uncommitted));
-                    view! {
-                        <tr class=class>
-                            <td>{r.id}</td>
-                            <td>{format!("i={}", r.intent)}</td>
-                            <td>{state}</td>
-                        </tr>
-                    }
+                    row(
+                        r.committed,
+                        r.id.to_string(),
+                        format!("i={}", r.intent),
+                        i18n.t(Key::Uncommitted),
+                    )
                 })
                 .collect_view()
         })
@@ -84,19 +93,12 @@ pub fn DbTables() -> impl IntoView {
             v.inbox
                 .iter()
                 .map(|r| {
-                    let class = if r.committed {
-                        "row"
-                    } else {
-                        "row row--uncommitted"
-                    };
-                    let state = (!r.committed).then(|| i18n.t(Key::Uncommitted));
-                    view! {
-                        <tr class=class>
-                            <td>{r.hodisa.to_string()}</td>
-                            <td>{format!("t{}", r.ishlangan_vaqt)}</td>
-                            <td>{state}</td>
-                        </tr>
-                    }
+                    row(
+                        r.committed,
+                        r.hodisa.to_string(),
+                        format!("t{}", r.ishlangan_vaqt),
+                        i18n.t(Key::Uncommitted),
+                    )
                 })
                 .collect_view()
         })

@@ -8,14 +8,34 @@ use outbox_model::Action;
 use crate::ctl::use_ctl;
 use crate::i18n::{tr, Key};
 
+/// A labelled number field bound to `value`, never below `min`.
+fn number_field(testid: &'static str, label: Key, min: u64, value: RwSignal<u64>) -> impl IntoView {
+    view! {
+        <label class="faults__field">
+            <span>{tr(label)}</span>
+            <input
+                type="number"
+                min=min.to_string()
+                data-testid=testid
+                prop:value=move || value.get().to_string()
+                on:change=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
+                        value.set(v.max(min));
+                    }
+                }
+            />
+        </label>
+    }
+}
+
 #[component]
 pub fn Faults() -> impl IntoView {
     let ctl = use_ctl();
     let has = move |a: Action| ctl.enabled.with(|e| e.contains(&a));
     let redis_up = move || has(Action::QueueDown { hang: false });
-    let event = RwSignal::new(3u32);
+    let event = RwSignal::new(3u64);
     let since = RwSignal::new(0u64);
-    let times = RwSignal::new(1u32);
+    let times = RwSignal::new(1u64);
     view! {
         <section class="faults panel" data-testid="faults" aria-labelledby="faults-heading">
             <h2 id="faults-heading" class="panel__heading">{tr(Key::FaultsHeading)}</h2>
@@ -68,20 +88,7 @@ pub fn Faults() -> impl IntoView {
                 >
                     {tr(Key::RedisFlush)}
                 </button>
-                <label class="faults__field">
-                    <span>{tr(Key::SinceTick)}</span>
-                    <input
-                        type="number"
-                        min="0"
-                        data-testid="unpublish-since"
-                        prop:value=move || since.get().to_string()
-                        on:change=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
-                                since.set(v);
-                            }
-                        }
-                    />
-                </label>
+                {number_field("unpublish-since", Key::SinceTick, 0, since)}
                 <button
                     type="submit"
                     data-testid="unpublish"
@@ -92,37 +99,12 @@ pub fn Faults() -> impl IntoView {
                 class="faults__row"
                 on:submit=move |ev| {
                     ev.prevent_default();
-                    ctl.dispatch(Action::FailPublish { event: event.get_untracked(), times: times.get_untracked() });
+                    let small = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+                    ctl.dispatch(Action::FailPublish { event: small(event.get_untracked()), times: small(times.get_untracked()) });
                 }
             >
-                <label class="faults__field">
-                    <span>{tr(Key::EventNumber)}</span>
-                    <input
-                        type="number"
-                        min="1"
-                        data-testid="fail-event"
-                        prop:value=move || event.get().to_string()
-                        on:change=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).trim().parse::<u32>() {
-                                event.set(v.max(1));
-                            }
-                        }
-                    />
-                </label>
-                <label class="faults__field">
-                    <span>{tr(Key::Times)}</span>
-                    <input
-                        type="number"
-                        min="1"
-                        data-testid="fail-times"
-                        prop:value=move || times.get().to_string()
-                        on:change=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).trim().parse::<u32>() {
-                                times.set(v.max(1));
-                            }
-                        }
-                    />
-                </label>
+                {number_field("fail-event", Key::EventNumber, 1, event)}
+                {number_field("fail-times", Key::Times, 1, times)}
                 <button type="submit" data-testid="fail-publish">{tr(Key::FailEvent)}</button>
             </form>
         </section>

@@ -454,6 +454,14 @@ fn kill(process: &str, step: Step, when: When, times: Option<u32>) -> Fault {
     }
 }
 
+/// Schedules `action` at `tick`.
+fn at(s: &mut Scenario, tick: u64, action: Action) {
+    s.schedule.push(Timed {
+        at_tick: tick,
+        action,
+    });
+}
+
 fn base(name: &str, summary: &str) -> Scenario {
     Scenario {
         name: name.into(),
@@ -659,27 +667,15 @@ pub fn presets() -> Vec<Scenario> {
 
     let mut s = base("queue-down", "Redis refuses connections for a while: the relay's adds fail, urinishlar grows, nothing is lost; after Redis is back everything is published");
     s.workload.tasks = 10;
-    s.schedule.push(Timed {
-        at_tick: 1,
-        action: Action::QueueDown { hang: false },
-    });
-    s.schedule.push(Timed {
-        at_tick: 300,
-        action: Action::QueueUp,
-    });
+    at(&mut s, 1, Action::QueueDown { hang: false });
+    at(&mut s, 300, Action::QueueUp);
     v.push(s);
 
     let mut s = base("queue-hang", "Redis accepts connections but never answers: the relay's add hangs inside its transaction, its row locks stay and the batch is stuck; when Redis answers again everything flows");
     s.workload.tasks = 10;
     s.config.stuck_after_ticks = 100;
-    s.schedule.push(Timed {
-        at_tick: 1,
-        action: Action::QueueDown { hang: true },
-    });
-    s.schedule.push(Timed {
-        at_tick: 600,
-        action: Action::QueueUp,
-    });
+    at(&mut s, 1, Action::QueueDown { hang: true });
+    at(&mut s, 600, Action::QueueUp);
     v.push(s);
 
     let mut s = base("poison-stall", "Three poison events (publish always fails) at the head of the order with partiya 3: every poll takes the same three, urinishlar grows without end and the other 17 are stuck");
@@ -712,14 +708,8 @@ pub fn presets() -> Vec<Scenario> {
     let mut s = base("redis-flush", "Redis restarts without persistence after the relay marked rows published: their jobs are gone though the outbox says published; the operator un-marks rows published since before the crash, the relay republishes and the inbox absorbs the overlap");
     s.workload.tasks = 30;
     s.config.relay.poll_interval_ticks = 5;
-    s.schedule.push(Timed {
-        at_tick: 150,
-        action: Action::RedisFlush,
-    });
-    s.schedule.push(Timed {
-        at_tick: 400,
-        action: Action::UnpublishSince { since_tick: 0 },
-    });
+    at(&mut s, 150, Action::RedisFlush);
+    at(&mut s, 400, Action::UnpublishSince { since_tick: 0 });
     v.push(s);
 
     let mut s = base("cdc-relay", "CDC relay: reads committed changes in commit order (rolled-back ones never appear), dies after publishing before saving its offset, and is down a while: the slot retains the log, the restart republishes and jobId absorbs it");
@@ -731,12 +721,13 @@ pub fn presets() -> Vec<Scenario> {
     s.faults.push(Fault::ApiError { when: CANON_KILL });
     s.faults
         .push(kill("cdc", Step::SaveOffset, When::Nth { n: 1 }, Some(1)));
-    s.schedule.push(Timed {
-        at_tick: 300,
-        action: Action::Restart {
+    at(
+        &mut s,
+        300,
+        Action::Restart {
             process: "cdc".into(),
         },
-    });
+    );
     v.push(s);
 
     // The same schedule for both high-water presets: a psql session takes an id, sleeps
@@ -763,18 +754,20 @@ pub fn presets() -> Vec<Scenario> {
     // Relay down for 4 days (killed at tick 1, restarted at tick 400), retention 1 day.
     let relay_down = |s: &mut Scenario| {
         s.config.restart_after_ticks = None;
-        s.schedule.push(Timed {
-            at_tick: 1,
-            action: Action::Kill {
+        at(
+            s,
+            1,
+            Action::Kill {
                 process: "relay-1".into(),
             },
-        });
-        s.schedule.push(Timed {
-            at_tick: 4 * TICKS_PER_DAY,
-            action: Action::Restart {
+        );
+        at(
+            s,
+            4 * TICKS_PER_DAY,
+            Action::Restart {
                 process: "relay-1".into(),
             },
-        });
+        );
     };
     let mut s = base("cleaner-by-age", "A cleaner without the tarqatilgan_vaqt filter (retention 1 day) while the relay is down for 4 days: it deletes unpublished rows → every event lost");
     s.workload.tasks = 10;
@@ -810,12 +803,13 @@ pub fn presets() -> Vec<Scenario> {
         When::Nth { n: 1 },
         Some(1),
     ));
-    s.schedule.push(Timed {
-        at_tick: 5 * TICKS_PER_DAY,
-        action: Action::Restart {
+    at(
+        &mut s,
+        5 * TICKS_PER_DAY,
+        Action::Restart {
             process: "relay-1".into(),
         },
-    });
+    );
     v.push(s);
 
     let mut s = base("client-retry", "The API commits, then dies before answering (i % 10 == 3, once); the client retries without an idempotency key → a second task and a second event with a new hodisa_id, acted on twice");

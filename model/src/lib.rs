@@ -9,6 +9,7 @@
 pub mod auditor;
 pub mod db;
 pub mod ids;
+pub mod lesson;
 pub mod queue;
 pub mod rng;
 pub mod scenario;

@@ -1309,6 +1309,146 @@ fn slot_insert(
     Exec::Done(true)
 }
 
+impl Db {
+    /// Feeds the database's state, in a canonical form, to `h`: what the explorer
+    /// (`crate::explore`) merges states by. History and names that only depend on how a
+    /// state was reached are left out or renamed:
+    /// - a transaction is named by `tx_name` (the world names a committed one 0, a
+    ///   rolled-back one 1 and an open one by the process holding it), never by its id;
+    /// - the log sequence numbers, the committed counters' memory pool and the indexes
+    ///   kept for lookups (`unpublished`, `by_event`, `wal_events`) are derived or history;
+    /// - rolled-back rows of `amallar` are left out (nothing reads them or refers to their
+    ///   places; rolled-back task and outbox rows stay, as their ids are taken);
+    /// - the times stored in rows (`yaratilgan_vaqt`, `tarqatilgan_vaqt`,
+    ///   `ishlangan_vaqt`, a key's time, a transaction's `now()`) are fed as ages
+    ///   (`tick - t`) only when `ages` is set: only the cleaner, the operator's un-mark and
+    ///   the stuck/age counters read them, and without those a timestamp's value changes
+    ///   nothing a statement does (whether `tarqatilgan_vaqt` is NULL is always fed).
+    ///
+    /// `open` lists the open transactions in the order of their names (the world passes
+    /// those its processes hold, in process order); any other open one is fed after them.
+    pub fn hash_state<H: std::hash::Hasher>(
+        &self,
+        h: &mut H,
+        tx_name: &dyn Fn(TxId) -> u64,
+        open: &mut dyn Iterator<Item = TxId>,
+        ages: Option<u64>,
+    ) {
+        let age = |h: &mut H, t: u64| {
+            if let Some(now) = ages {
+                h.write_u64(now.saturating_sub(t));
+            }
+        };
+        let lock = |l: TxId| if l == 0 { u64::MAX } else { tx_name(l) };
+        let data = |h: &mut H, d: &OutboxData| {
+            h.write_u8(d.tarqatilgan_vaqt.is_some() as u8);
+            if let Some(t) = d.tarqatilgan_vaqt {
+                age(h, t);
+            }
+            h.write_u32(d.urinishlar);
+            h.write_u8(d.deleted as u8 | (d.dead_letter as u8) << 1);
+        };
+        // Open transactions, in the order of the names the world gives them.
+        let mut fed = 0;
+        let listed = open.filter_map(|t| self.w(t));
+        let rest = self.work.iter().filter(|w| tx_name(w.tx) > u32::MAX as u64);
+        for w in listed.chain(rest) {
+            fed += 1;
+            h.write_u64(tx_name(w.tx));
+            h.write_u8(self.status(w.tx) as u8);
+            std::hash::Hash::hash(&w.role, h);
+            std::hash::Hash::hash(&w.session_role, h);
+            age(h, w.start_tick);
+            for list in [&w.tasks, &w.outbox_inserted, &w.outbox_locked, &w.keys] {
+                h.write_u64(list.len() as u64);
+                for &i in list.iter() {
+                    h.write_u32(i);
+                }
+            }
+            // Action rows by content: their places are not referenced by anything.
+            h.write_u64(w.actions.len() as u64);
+            for &i in &w.actions {
+                let a = &self.actions[i as usize];
+                h.write_u32(a.hodisa.0);
+                h.write_u32(a.summa);
+            }
+            for list in [&w.inbox, &w.inbox_deleted] {
+                h.write_u64(list.len() as u64);
+                for e in list.iter() {
+                    h.write_u32(e.0);
+                }
+            }
+        }
+        h.write_u64(fed);
+        h.write_u64(self.tasks.len() as u64);
+        for t in &self.tasks {
+            h.write_u32(t.egasi_id);
+            h.write_u32(t.intent);
+            h.write_u64(tx_name(t.xmin));
+        }
+        h.write_u64(self.outbox.len() as u64);
+        for r in &self.outbox {
+            h.write_u32(r.hodisa.0);
+            h.write_u8(r.kind as u8);
+            h.write_u32(r.foydalanuvchi_id);
+            h.write_u32(r.task_intent);
+            h.write_u32(r.summa);
+            age(h, r.yaratilgan_vaqt);
+            h.write_u64(tx_name(r.xmin));
+            data(h, &r.data);
+            h.write_u64(lock(r.lock));
+        }
+        h.write_u64(self.pending.len() as u64);
+        for (i, d) in &self.pending {
+            h.write_u32(*i);
+            data(h, d);
+        }
+        for slots in [&self.inbox, &self.keys] {
+            for (i, s) in slots.iter().enumerate() {
+                if s.xmin == 0 {
+                    continue;
+                }
+                h.write_u64(i as u64);
+                h.write_u64(tx_name(s.xmin));
+                h.write_u64(lock(s.xmax));
+                age(h, s.ishlangan_vaqt);
+            }
+            h.write_u64(u64::MAX);
+        }
+        // Rolled-back action rows are left out: nothing reads them, and nothing refers to
+        // an action row by its place.
+        for a in &self.actions {
+            if self.status(a.xmin) == TxStatus::Aborted {
+                continue;
+            }
+            h.write_u8(1);
+            h.write_u32(a.hodisa.0);
+            h.write_u32(a.summa);
+            h.write_u64(tx_name(a.xmin));
+        }
+        h.write_u8(0);
+        for v in [
+            self.committed_tasks,
+            self.committed_events,
+            self.committed_inbox,
+            self.committed_actions,
+            self.balance,
+            self.dead_letters,
+        ] {
+            h.write_u64(v);
+        }
+        h.write_u8(self.app_can_read_hodisa_id as u8 | (self.wal_retain as u8) << 1);
+        h.write_u64(self.wal.len() as u64);
+        for r in &self.wal {
+            h.write_u64(tx_name(r.tx));
+            h.write_u64(r.events.len() as u64);
+            for e in &r.events {
+                h.write_u32(e.0);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -513,6 +513,73 @@ impl Queue {
     }
 }
 
+impl Queue {
+    /// A name for a job that does not depend on how the state was reached: `jobId` jobs by
+    /// their event; auto-numbered ones by their event and their rank among that event's
+    /// auto-numbered jobs (BullMQ's counter itself is history). `None`: no such job.
+    pub fn canonical_key(&self, key: JobKey) -> Option<(u32, u32)> {
+        let s = self.slot_of(key)?;
+        let j = self.at(s);
+        Some(match key {
+            JobKey::Event(e) => (e, 0),
+            JobKey::Auto(_) => {
+                let rank = self
+                    .autos
+                    .get(&j.event.0)
+                    .and_then(|v| v.iter().position(|k| *k == key))
+                    .unwrap_or(0);
+                (j.event.0, rank as u32 + 1)
+            }
+        })
+    }
+
+    /// Feeds the queue's state, in a canonical form, to `h` (see
+    /// [`crate::db::Db::hash_state`]): health, every job by its canonical key with its
+    /// state, worker, stall count and deliveries, the lock's remaining time relative to
+    /// `tick`, and the wait list's order; a job's worker as `proc_name` names it. Lock tokens, BullMQ's job counter, slot numbers
+    /// and the capped creation order are history; the world feeds whether a worker's
+    /// token is still the job's.
+    pub fn hash_state<H: std::hash::Hasher>(
+        &self,
+        h: &mut H,
+        tick: u64,
+        proc_name: &dyn Fn(ProcId) -> u16,
+    ) {
+        h.write_u8(self.health as u8);
+        // jobId jobs by event, then auto-numbered ones by event and rank.
+        let direct = self
+            .by_event
+            .iter()
+            .enumerate()
+            .filter(|(_, &s)| s != NO_SLOT)
+            .map(|(e, &s)| ((e as u32, 0), s));
+        let autos = self.autos.iter().flat_map(|(&e, keys)| {
+            keys.iter()
+                .enumerate()
+                .filter_map(move |(r, k)| self.slot_of(*k).map(|s| ((e, r as u32 + 1), s)))
+        });
+        h.write_u64(self.len());
+        for ((e, r), s) in direct.chain(autos) {
+            let j = self.at(s);
+            h.write_u32(e);
+            h.write_u32(r);
+            h.write_u32(j.event.0);
+            h.write_u32(j.summa);
+            h.write_u8(j.state as u8);
+            h.write_u16(j.worker.map_or(u16::MAX, proc_name));
+            h.write_u64(j.lock_until.map_or(u64::MAX, |t| t.saturating_sub(tick)));
+            h.write_u32(j.stalled_count);
+            h.write_u32(j.deliveries);
+        }
+        h.write_u64(self.waiting.len() as u64);
+        for &s in &self.waiting {
+            let (e, r) = self.canonical_key(self.at(s).key).expect("waiting job");
+            h.write_u32(e);
+            h.write_u32(r);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -409,7 +409,7 @@ impl Scenario {
 }
 
 /// Finds the key being parsed where serde stopped, to name the field in the message.
-fn json_error_field(text: &str, e: &serde_json::Error) -> String {
+pub(crate) fn json_error_field(text: &str, e: &serde_json::Error) -> String {
     let msg = e.to_string();
     if let Some(rest) = msg.split("unknown field `").nth(1) {
         return rest.split('`').next().unwrap_or("?").to_string();

@@ -235,7 +235,7 @@ struct TxWork {
 
 /// A pool that every Db compares and hashes as equal: it holds no state.
 #[derive(Clone, Debug, Default)]
-struct Pool(Vec<TxWork>);
+struct Pool(Vec<Box<TxWork>>);
 
 impl PartialEq for Pool {
     fn eq(&self, _: &Self) -> bool {
@@ -294,8 +294,9 @@ impl CommitOutcome {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Db {
     txs: Vec<TxStatus>,
-    /// Open transactions (few at a time: a linear list beats a map).
-    work: Vec<TxWork>,
+    /// Open transactions (few at a time: a linear list beats a map). Boxed, so taking one
+    /// out at COMMIT and keeping it for reuse moves a pointer, not the record.
+    work: Vec<Box<TxWork>>,
     /// Emptied TxWork records kept for reuse, so a steady run does not allocate.
     spare: Pool,
     pub tasks: Vec<TaskRow>,
@@ -390,19 +391,19 @@ impl Db {
     }
 
     fn w(&self, tx: TxId) -> Option<&TxWork> {
-        self.work.iter().find(|w| w.tx == tx)
+        self.work.iter().find(|w| w.tx == tx).map(|w| &**w)
     }
 
     fn wm(&mut self, tx: TxId) -> Option<&mut TxWork> {
-        self.work.iter_mut().find(|w| w.tx == tx)
+        self.work.iter_mut().find(|w| w.tx == tx).map(|w| &mut **w)
     }
 
-    fn take_work(&mut self, tx: TxId) -> Option<TxWork> {
+    fn take_work(&mut self, tx: TxId) -> Option<Box<TxWork>> {
         let i = self.work.iter().position(|w| w.tx == tx)?;
         Some(self.work.swap_remove(i))
     }
 
-    fn recycle(&mut self, mut w: TxWork) {
+    fn recycle(&mut self, mut w: Box<TxWork>) {
         w.tasks.clear();
         w.outbox_inserted.clear();
         w.outbox_locked.clear();
@@ -600,6 +601,24 @@ impl Db {
         limit: usize,
         c: &mut Cursor,
     ) -> Exec<Vec<u32>> {
+        let mut rows = Vec::new();
+        match self.select_batch_into(tx, mode, limit, c, &mut rows) {
+            Exec::Done(()) => Exec::Done(rows),
+            Exec::Blocked(t) => Exec::Blocked(t),
+            Exec::Err(e) => Exec::Err(e),
+        }
+    }
+
+    /// [`Db::select_batch`] into the caller's list (emptied first; written only when the
+    /// statement is done), so a relay's polls reuse one allocation.
+    pub fn select_batch_into(
+        &mut self,
+        tx: TxId,
+        mode: LockMode,
+        limit: usize,
+        c: &mut Cursor,
+        got: &mut Vec<u32>,
+    ) -> Exec<()> {
         if let Err(e) = self
             .usable(tx)
             .and_then(|_| self.check(tx, Table::Outbox, Privilege::Select))
@@ -613,11 +632,12 @@ impl Db {
         }
         match mode {
             LockMode::None => {
-                let rows: Vec<u32> = self.unpublished.iter().take(limit).copied().collect();
-                Exec::Done(rows)
+                got.clear();
+                got.extend(self.unpublished.iter().take(limit).copied());
+                Exec::Done(())
             }
             LockMode::SkipLocked => {
-                let mut got = Vec::new();
+                got.clear();
                 for &i in self.unpublished.iter() {
                     if got.len() >= limit {
                         break;
@@ -628,16 +648,17 @@ impl Db {
                         _ => got.push(i),
                     }
                 }
-                for &i in &got {
+                for &i in got.iter() {
                     self.lock_row(tx, i);
                 }
-                Exec::Done(got)
+                Exec::Done(())
             }
             LockMode::Nowait | LockMode::Wait => {
                 if !c.started {
                     // The statement's snapshot: committed unpublished rows, in id order.
                     c.started = true;
-                    c.candidates = self.unpublished.iter().copied().collect();
+                    c.candidates.clear();
+                    c.candidates.extend(self.unpublished.iter().copied());
                     c.pos = 0;
                     c.got.clear();
                 }
@@ -665,10 +686,11 @@ impl Db {
                     self.lock_row(tx, i);
                     c.got.push(i);
                 }
-                let got = std::mem::take(&mut c.got);
+                got.clear();
+                got.extend_from_slice(&c.got);
                 // The statement is over: the cursor is ready for the next one.
-                *c = Cursor::default();
-                Exec::Done(got)
+                c.reset();
+                Exec::Done(())
             }
         }
     }

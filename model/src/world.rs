@@ -682,6 +682,18 @@ impl Runnable {
 }
 const MAX_VIOLATIONS: usize = 16;
 
+/// The number of set bits of a mask with few of them (one per process): a loop over the
+/// set bits is cheaper than the portable `count_ones` on a target without `popcnt`.
+#[inline(always)]
+fn bits(mut m: u64) -> usize {
+    let mut n = 0;
+    while m != 0 {
+        m &= m - 1;
+        n += 1;
+    }
+    n
+}
+
 /// What every process's runnable check reads from the world, read once per tick.
 struct Facts {
     api_ready: bool,
@@ -1053,7 +1065,7 @@ impl World {
             self.check_gates(Some(mask));
         }
         out.mask = mask;
-        out.len = mask.count_ones() as usize;
+        out.len = bits(mask);
     }
 
     /// The kept gates agree with the processes (Full checks and debug builds).
@@ -1980,7 +1992,7 @@ impl World {
         *pos = 0;
         ok.clear();
         bad.clear();
-        *cursor = Cursor::default();
+        cursor.reset();
         let h = &mut self.polls[i];
         if h.len() >= POLL_HISTORY {
             h.remove(0);
@@ -2059,33 +2071,36 @@ impl World {
             }
             Step::SelectBatch => {
                 let tx = self.procs[i].tx.expect("tx");
-                let mut cursor = std::mem::take(self.relay_mem(i).4);
+                // The batch is empty here (a poll starts after `relay_done` or a restart);
+                // its list is lent to the SELECT so that polls reuse one allocation.
+                let (batch, _, _, _, cursor) = self.relay_mem(i);
+                debug_assert!(batch.is_empty());
+                let mut rows = std::mem::take(batch);
+                let mut cursor = std::mem::take(cursor);
                 let r = if self.cfg.relay.mode == RelayMode::HighWater {
                     self.db
                         .select_after(tx, self.high_water, self.cfg.relay.partiya as usize)
+                        .map(|v| rows = v)
                 } else {
-                    self.db.select_batch(
+                    self.db.select_batch_into(
                         tx,
                         self.cfg.relay.lock,
                         self.cfg.relay.partiya as usize,
                         &mut cursor,
+                        &mut rows,
                     )
                 };
-                *self.relay_mem(i).4 = cursor;
+                let (batch, _, _, _, c) = self.relay_mem(i);
+                *batch = rows;
+                *c = cursor;
                 match r {
-                    Exec::Done(rows) => {
-                        self.log(
-                            pid,
-                            Some(step),
-                            Note::Rows {
-                                n: rows.len() as u32,
-                            },
-                        );
-                        let empty = rows.is_empty();
+                    Exec::Done(()) => {
                         let (batch, pos, _, _, c) = self.relay_mem(i);
-                        *batch = rows;
+                        let n = batch.len() as u32;
                         *pos = 0;
-                        *c = Cursor::default();
+                        c.reset();
+                        self.log(pid, Some(step), Note::Rows { n });
+                        let empty = n == 0;
                         let n = match (empty, mark_first) {
                             (true, _) => Step::Commit,
                             (false, false) => Step::Publish,
@@ -2188,7 +2203,7 @@ impl World {
                 match r {
                     Exec::Done(n) => {
                         self.log(pid, Some(step), Note::Rows { n: n as u32 });
-                        *self.relay_mem(i).4 = Cursor::default();
+                        self.relay_mem(i).4.reset();
                         self.goto(i, Step::Commit);
                     }
                     Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
@@ -2851,7 +2866,7 @@ impl World {
             self.check_gates(None);
         }
         let g = &self.gates;
-        let (held, orphaned) = (g.holds.count_ones() as usize, g.orphan != 0);
+        let (held, orphaned) = (bits(g.holds), g.orphan != 0);
         if held != self.db.open_transactions() || orphaned {
             self.violation(format!(
                 "no-orphan-transaction: {} open, {} held by processes",

@@ -639,6 +639,9 @@ struct Gates {
     at: Vec<u64>,
     /// Blocked on a transaction's lock (not runnable while it is open).
     tx: Vec<Option<TxId>>,
+    /// Each process's bits in `tx_mask`, `queue`, `holds` and `orphan` (`FLAG_*`), so the
+    /// masks are written only when one of them changes.
+    flags: Vec<u8>,
     tx_mask: u64,
     /// Blocked on a Redis that may hang.
     queue: u64,
@@ -657,6 +660,11 @@ const GATE_API: u8 = 3;
 const GATE_WAITING: u8 = 4;
 /// While Redis is up.
 const GATE_UP: u8 = 5;
+
+const FLAG_TX: u8 = 1;
+const FLAG_QUEUE: u8 = 2;
+const FLAG_HOLDS: u8 = 4;
+const FLAG_ORPHAN: u8 = 8;
 
 const POLL_HISTORY: usize = 64;
 /// Up to this many events' worth of table space is reserved when a world is made: the
@@ -798,6 +806,7 @@ impl World {
         w.gates.by_class[GATE_NEVER as usize] = (1u64 << n) - 1;
         w.gates.at = vec![0; n];
         w.gates.tx = vec![None; n];
+        w.gates.flags = vec![0; n];
         w.gates.dirty = (1u64 << n) - 1;
         w.refresh_gates();
         let hint =
@@ -1018,15 +1027,26 @@ impl World {
             let g = &mut self.gates;
             let b = 1u64 << i;
             let k = !b;
-            g.by_class[g.class[i] as usize] &= k;
-            g.by_class[class as usize] |= b;
-            g.class[i] = class;
+            let old = g.class[i];
+            if old != class {
+                g.by_class[old as usize] &= k;
+                g.by_class[class as usize] |= b;
+                g.class[i] = class;
+            }
             g.at[i] = at;
             g.tx[i] = tx;
-            g.tx_mask = g.tx_mask & k | b * tx.is_some() as u64;
-            g.queue = g.queue & k | b * queue as u64;
-            g.holds = g.holds & k | b * holds as u64;
-            g.orphan = g.orphan & k | b * orphan as u64;
+            let flags = tx.is_some() as u8 * FLAG_TX
+                | queue as u8 * FLAG_QUEUE
+                | holds as u8 * FLAG_HOLDS
+                | orphan as u8 * FLAG_ORPHAN;
+            if g.flags[i] != flags {
+                g.flags[i] = flags;
+                let bit = |f: u8| b * (flags & f != 0) as u64;
+                g.tx_mask = g.tx_mask & k | bit(FLAG_TX);
+                g.queue = g.queue & k | bit(FLAG_QUEUE);
+                g.holds = g.holds & k | bit(FLAG_HOLDS);
+                g.orphan = g.orphan & k | bit(FLAG_ORPHAN);
+            }
         }
     }
 
@@ -1146,6 +1166,7 @@ impl World {
     }
 
     /// The next tick at which something sleeping wakes, if any.
+    #[inline(never)]
     fn next_wake(&self) -> Option<u64> {
         let mut t: Option<u64> = None;
         let mut consider = |v: u64| t = Some(t.map_or(v, |x: u64| x.min(v)));
@@ -1221,20 +1242,42 @@ impl World {
         }
     }
 
+    /// The per-tick checks are inline; what they find to do runs out of line, so the
+    /// step loop stays small.
+    #[inline(always)]
     fn housekeeping(&mut self) {
+        if self.schedule.front().is_some_and(|(t, _)| *t <= self.tick) {
+            self.run_schedule();
+        }
+        if self.dead > 0 {
+            self.restart_due();
+        }
+        if self.tick >= self.next_stall_check {
+            self.stall_check();
+        }
+    }
+
+    #[inline(never)]
+    fn run_schedule(&mut self) {
         while self.schedule.front().is_some_and(|(t, _)| *t <= self.tick) {
             let (_, a) = self.schedule.pop_front().expect("front");
             self.apply_now(&a);
         }
-        if self.dead > 0 {
-            for i in 0..self.procs.len() {
-                let p = &self.procs[i];
-                if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
-                    self.restart(i);
-                }
+    }
+
+    #[inline(never)]
+    fn restart_due(&mut self) {
+        for i in 0..self.procs.len() {
+            let p = &self.procs[i];
+            if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
+                self.restart(i);
             }
         }
-        if self.tick >= self.next_stall_check {
+    }
+
+    #[inline(never)]
+    fn stall_check(&mut self) {
+        {
             self.next_stall_check = self.tick + self.cfg.queue.stalled_interval_ticks;
             for o in self.queue.check_stalled(self.tick) {
                 let (event, failed) = match o {
@@ -2791,9 +2834,21 @@ impl World {
 
     fn reclassify(&mut self) {
         let held = self.held.take();
-        if self.touched.len() > 1 {
-            self.touched.sort_unstable();
-            self.touched.dedup();
+        match self.touched.len() {
+            0 | 1 => {}
+            2 => {
+                // The common pair (sort_unstable + dedup without the call).
+                let (a, b) = (self.touched[0], self.touched[1]);
+                if a > b {
+                    self.touched.swap(0, 1);
+                } else if a == b {
+                    self.touched.truncate(1);
+                }
+            }
+            _ => {
+                self.touched.sort_unstable();
+                self.touched.dedup();
+            }
         }
         let checked = self.check != CheckLevel::Off;
         // Inbox rows that expire no longer promise once (see the inbox-retention preset).

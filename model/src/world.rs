@@ -1737,11 +1737,11 @@ impl World {
     /// events the transaction inserted are judged by their own rows (a scripted session).
     fn end_tx(&mut self, i: usize, commit: bool, own_events: bool) -> bool {
         let tx = self.procs[i].tx.take().expect("open transaction");
-        let mut out = std::mem::take(&mut self.scratch);
+        let out = &mut self.scratch;
         if commit {
-            self.db.commit_into(tx, &mut out);
+            self.db.commit_into(tx, out);
         } else {
-            self.db.rollback_into(tx, &mut out);
+            self.db.rollback_into(tx, out);
         }
         self.touched.extend(out.touched_events.iter().copied());
         self.touched.extend(out.events.iter().copied());
@@ -1757,7 +1757,6 @@ impl World {
         self.touched.extend(out.inbox.iter().copied());
         let committed = out.committed;
         out.clear();
-        self.scratch = out;
         let note = if committed {
             Note::Committed
         } else {

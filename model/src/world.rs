@@ -627,27 +627,44 @@ pub struct World {
 /// API's readiness, Redis, open transactions) left to read at each tick. A process's gate
 /// changes only when its own state does, so it is made again only for the processes whose
 /// state changed (`dirty`). Bit `i` of every mask is process `i`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Gates {
     /// Processes whose state changed since their gate was made.
     dirty: u64,
     /// The processes by condition: `by_class[c]` for the `GATE_*` class `c`.
     by_class: [u64; 6],
-    /// Each process's class.
-    class: Vec<u8>,
+    /// Each process's class (arrays as long as a mask, indexed by bit: no bounds checks).
+    class: [u8; 64],
     /// A sleeping (`GATE_AT`) process's wake-up tick.
-    at: Vec<u64>,
+    at: [u64; 64],
     /// Blocked on a transaction's lock (not runnable while it is open).
-    tx: Vec<Option<TxId>>,
+    tx: [Option<TxId>; 64],
     /// Each process's bits in `tx_mask`, `queue`, `holds` and `orphan` (`FLAG_*`), so the
     /// masks are written only when one of them changes.
-    flags: Vec<u8>,
+    flags: [u8; 64],
     tx_mask: u64,
     /// Blocked on a Redis that may hang.
     queue: u64,
     /// Holding a transaction; dead and holding one (the no-orphan-transaction check).
     holds: u64,
     orphan: u64,
+}
+
+impl Default for Gates {
+    fn default() -> Self {
+        Gates {
+            dirty: 0,
+            by_class: [0; 6],
+            class: [GATE_NEVER; 64],
+            at: [0; 64],
+            tx: [None; 64],
+            tx_mask: 0,
+            queue: 0,
+            holds: 0,
+            orphan: 0,
+            flags: [0; 64],
+        }
+    }
 }
 
 const GATE_NEVER: u8 = 0;
@@ -802,11 +819,7 @@ impl World {
             cfg,
         };
         let n = w.procs.len();
-        w.gates.class = vec![GATE_NEVER; n];
         w.gates.by_class[GATE_NEVER as usize] = (1u64 << n) - 1;
-        w.gates.at = vec![0; n];
-        w.gates.tx = vec![None; n];
-        w.gates.flags = vec![0; n];
         w.gates.dirty = (1u64 << n) - 1;
         w.refresh_gates();
         let hint =
@@ -1019,7 +1032,7 @@ impl World {
     #[inline(always)]
     fn refresh_gates(&mut self) {
         while self.gates.dirty != 0 {
-            let i = self.gates.dirty.trailing_zeros() as usize;
+            let i = (self.gates.dirty.trailing_zeros() & 63) as usize;
             self.gates.dirty &= self.gates.dirty - 1;
             let p = &self.procs[i];
             let (class, tx, queue, holds, orphan) = self.gate_of(p);
@@ -1056,7 +1069,7 @@ impl World {
         let mut mask = g.by_class[GATE_ALWAYS as usize];
         let mut t = g.by_class[GATE_AT as usize];
         while t != 0 {
-            let i = t.trailing_zeros() as usize;
+            let i = (t.trailing_zeros() & 63) as usize;
             mask |= ((self.tick >= g.at[i]) as u64) << i;
             t &= t - 1;
         }
@@ -1075,7 +1088,7 @@ impl World {
         }
         let mut b = g.tx_mask & mask;
         while b != 0 {
-            let i = b.trailing_zeros() as usize;
+            let i = (b.trailing_zeros() & 63) as usize;
             if g.tx[i].is_some_and(|t| self.db.is_open(t)) {
                 mask &= !(1 << i);
             }
@@ -1743,8 +1756,10 @@ impl World {
         } else {
             self.db.rollback_into(tx, out);
         }
-        self.touched.extend(out.touched_events.iter().copied());
-        self.touched.extend(out.events.iter().copied());
+        // A few events per list: pushes, not a memcpy call per list.
+        for &e in out.touched_events.iter().chain(&out.events) {
+            self.touched.push(e);
+        }
         if own_events && out.committed {
             for &e in &out.events {
                 self.auditor.committed(e);
@@ -1754,7 +1769,9 @@ impl World {
             self.auditor.effect(e);
             self.touched.push(e);
         }
-        self.touched.extend(out.inbox.iter().copied());
+        for &e in &out.inbox {
+            self.touched.push(e);
+        }
         let committed = out.committed;
         out.clear();
         let note = if committed {
@@ -1788,7 +1805,7 @@ impl World {
             waiting,
             reply,
             tries,
-        } = self.procs[i].mem.clone()
+        } = self.procs[i].mem
         else {
             unreachable!()
         };
@@ -1797,21 +1814,21 @@ impl World {
                 let e = self.mint(next, EventKind::Created, TaskRef::NotYet);
                 let a = self.api_index();
                 self.touch_proc(a);
-                self.procs[a].mem = Mem::Api {
-                    req: Some(Request {
+                self.set_api_req(
+                    a,
+                    Some(Request {
                         intent: next,
                         event: e,
                         added: false,
                     }),
-                };
+                );
                 self.procs[a].pc = self.procs[a].program[0];
                 self.procs[a].arrived = false;
-                self.procs[i].mem = Mem::Client {
-                    next,
-                    waiting: Some(next),
-                    reply: None,
-                    tries,
-                };
+                // In place: the memory is the client's (no drop of the old value).
+                if let Mem::Client { waiting, reply, .. } = &mut self.procs[i].mem {
+                    *waiting = Some(next);
+                    *reply = None;
+                }
                 self.touched.push(e);
                 self.goto(i, Step::Await);
                 self.log(Some(ProcId(i as u8)), Some(Step::Send), Note::Ok);
@@ -1826,12 +1843,15 @@ impl World {
                 } else {
                     (waiting.map_or(next, |w| w + 1), 0)
                 };
-                self.procs[i].mem = Mem::Client {
-                    next: n,
-                    waiting: None,
-                    reply: None,
-                    tries: t,
-                };
+                if let Mem::Client {
+                    next,
+                    waiting,
+                    reply,
+                    tries,
+                } = &mut self.procs[i].mem
+                {
+                    (*next, *waiting, *reply, *tries) = (n, None, None, t);
+                }
                 self.goto(i, Step::Send);
                 self.log(Some(ProcId(i as u8)), Some(Step::Await), Note::Reply { ok });
             }
@@ -1845,8 +1865,20 @@ impl World {
         }
     }
 
+    /// The API's request, written in place (no drop of the old memory).
     fn set_api_req(&mut self, i: usize, r: Option<Request>) {
-        self.procs[i].mem = Mem::Api { req: r };
+        match &mut self.procs[i].mem {
+            Mem::Api { req } => *req = r,
+            m => *m = Mem::Api { req: r },
+        }
+    }
+
+    /// The worker's job, written in place (no drop of the old memory).
+    fn set_job(&mut self, i: usize, j: Option<HeldJob>) {
+        match &mut self.procs[i].mem {
+            Mem::Worker { job } => *job = j,
+            m => *m = Mem::Worker { job: j },
+        }
     }
 
     fn api_finish(&mut self, i: usize, ok: bool) {
@@ -2498,15 +2530,16 @@ impl World {
                 };
                 self.auditor.delivered(event);
                 self.touched.push(event);
-                self.procs[i].mem = Mem::Worker {
-                    job: Some(HeldJob {
+                self.set_job(
+                    i,
+                    Some(HeldJob {
                         key,
                         token,
                         event,
                         summa,
                         fresh: None,
                     }),
-                };
+                );
                 self.log(Some(pid), Some(step), Note::Delivered { event });
                 let n = if mode == ActionThenInbox {
                     Step::InboxCheck
@@ -2618,7 +2651,7 @@ impl World {
                     Some(step),
                     Note::Completed { event: j.event, ok },
                 );
-                self.procs[i].mem = Mem::Worker { job: None };
+                self.set_job(i, None);
                 self.goto(i, Step::Fetch);
             }
             Step::Rollback => {
@@ -2629,7 +2662,7 @@ impl World {
                 let j = self.job(i);
                 self.queue.fail(j.key, j.token);
                 self.touched.push(j.event);
-                self.procs[i].mem = Mem::Worker { job: None };
+                self.set_job(i, None);
                 self.goto(i, Step::Fetch);
             }
             _ => unreachable!("worker step {step:?}"),
@@ -2826,9 +2859,26 @@ impl World {
     /// event order, each once.
     #[inline(always)]
     fn reclassify_touched(&mut self) {
-        if !self.touched.is_empty() || self.held.is_some() {
+        if !self.touched.is_empty() {
             self.reclassify();
+        } else if let Some(h) = self.held.take() {
+            // Nothing touched: the held event is only checked (what `reclassify` does
+            // with it when the touched list is empty).
+            if self.check != CheckLevel::Off && !self.auditor.event_ok(h, self.inbox_once()) {
+                self.check_held(h, self.inbox_once());
+            }
         }
+    }
+
+    /// Inbox rows that expire no longer promise once (see the inbox-retention preset).
+    #[inline(always)]
+    fn inbox_once(&self) -> bool {
+        self.cfg.worker == WorkerMode::InboxSameTx
+            && self
+                .cfg
+                .cleaner
+                .as_ref()
+                .is_none_or(|c| c.inbox_retention_days.is_none())
     }
 
     fn reclassify(&mut self) {
@@ -2850,13 +2900,7 @@ impl World {
             }
         }
         let checked = self.check != CheckLevel::Off;
-        // Inbox rows that expire no longer promise once (see the inbox-retention preset).
-        let once = self.cfg.worker == WorkerMode::InboxSameTx
-            && self
-                .cfg
-                .cleaner
-                .as_ref()
-                .is_none_or(|c| c.inbox_retention_days.is_none());
+        let once = self.inbox_once();
         // The held event, when not touched too, is only checked. Where it goes among the
         // touched ones matters only for the order of violations, so only when it fails.
         let mut held_fails = held.filter(|h| {

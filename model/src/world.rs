@@ -791,7 +791,14 @@ impl World {
             rng: Rng::new(s.seed),
             db: Db::new(),
             queue: Queue::new(cfg.queue.clone()),
-            polls: vec![Vec::new(); procs.len()],
+            // A relay's poll history is capped at POLL_HISTORY: room for it at once.
+            polls: procs
+                .iter()
+                .map(|p| match p.kind {
+                    ProcKind::Relay => Vec::with_capacity(POLL_HISTORY),
+                    _ => Vec::new(),
+                })
+                .collect(),
             procs,
             auditor: Auditor::new(),
             armed: Vec::new(),
@@ -811,7 +818,7 @@ impl World {
             steps: 0,
             check: CheckLevel::Touched,
             violations: Vec::new(),
-            touched: Vec::new(),
+            touched: Vec::with_capacity(16),
             held: None,
             dead: 0,
             scratch: Default::default(),

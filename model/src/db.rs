@@ -235,6 +235,8 @@ struct TxWork {
 
 /// A pool that every Db compares and hashes as equal: it holds no state.
 #[derive(Clone, Debug, Default)]
+// Boxed on purpose: records move between `work` and the pool as pointers.
+#[allow(clippy::vec_box)]
 struct Pool(Vec<Box<TxWork>>);
 
 impl PartialEq for Pool {
@@ -296,6 +298,7 @@ pub struct Db {
     txs: Vec<TxStatus>,
     /// Open transactions (few at a time: a linear list beats a map). Boxed, so taking one
     /// out at COMMIT and keeping it for reuse moves a pointer, not the record.
+    #[allow(clippy::vec_box)]
     work: Vec<Box<TxWork>>,
     /// Emptied TxWork records kept for reuse, so a steady run does not allocate.
     spare: Pool,

@@ -1055,10 +1055,10 @@ impl World {
             }
             g.at[i] = at;
             g.tx[i] = tx;
-            let flags = tx.is_some() as u8 * FLAG_TX
-                | queue as u8 * FLAG_QUEUE
-                | holds as u8 * FLAG_HOLDS
-                | orphan as u8 * FLAG_ORPHAN;
+            let flags = (tx.is_some() as u8 * FLAG_TX)
+                | (queue as u8 * FLAG_QUEUE)
+                | (holds as u8 * FLAG_HOLDS)
+                | (orphan as u8 * FLAG_ORPHAN);
             if g.flags[i] != flags {
                 g.flags[i] = flags;
                 let bit = |f: u8| b * (flags & f != 0) as u64;

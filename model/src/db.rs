@@ -1486,7 +1486,7 @@ impl Db {
         // Open transactions, in the order of the names the world gives them.
         let mut fed = 0;
         let listed = open.filter_map(|t| self.w(t));
-        let rest = self.work.iter().filter(|w| tx_name(w.tx) > u32::MAX as u64);
+        let rest = self.work.iter().map(|b| &**b).filter(|w| tx_name(w.tx) > u32::MAX as u64);
         for w in listed.chain(rest) {
             fed += 1;
             h.write_u64(tx_name(w.tx));
@@ -1533,8 +1533,8 @@ impl Db {
             data(h, &r.data);
             h.write_u64(lock(r.lock));
         }
-        h.write_u64(self.pending.len() as u64);
-        for (i, d) in &self.pending {
+        h.write_u64(self.pending.0.len() as u64);
+        for (i, d) in &self.pending.0 {
             h.write_u32(*i);
             data(h, d);
         }

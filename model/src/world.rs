@@ -1011,10 +1011,10 @@ impl World {
             g.class[i] = class;
             g.at[i] = at;
             g.tx[i] = tx;
-            g.tx_mask = g.tx_mask & k | b * tx.is_some() as u64;
-            g.queue = g.queue & k | b * queue as u64;
-            g.holds = g.holds & k | b * holds as u64;
-            g.orphan = g.orphan & k | b * orphan as u64;
+            g.tx_mask = (g.tx_mask & k) | (b * tx.is_some() as u64);
+            g.queue = (g.queue & k) | (b * queue as u64);
+            g.holds = (g.holds & k) | (b * holds as u64);
+            g.orphan = (g.orphan & k) | (b * orphan as u64);
         }
     }
 

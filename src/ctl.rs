@@ -46,6 +46,11 @@ pub struct Ctl {
     pub help_open: RwSignal<bool>,
     /// The last share link made (shown so it can be copied by hand).
     pub share_link: RwSignal<Option<String>>,
+    /// Stop the run just before a tick that would kill a process (a lesson step that asks
+    /// for a guess first).
+    pub halt_before_kill: RwSignal<bool>,
+    /// The run stopped there.
+    pub halted: RwSignal<bool>,
     pub counters: Memo<Counters>,
     pub procs: Memo<Vec<ProcView>>,
     pub enabled: Memo<Vec<Action>>,
@@ -92,6 +97,8 @@ impl Ctl {
             selected_event: RwSignal::new(None),
             help_open: RwSignal::new(false),
             share_link: RwSignal::new(None),
+            halt_before_kill: RwSignal::new(false),
+            halted: RwSignal::new(false),
             counters,
             procs,
             enabled,
@@ -167,9 +174,22 @@ impl Ctl {
         }
     }
 
+    /// Whether the next tick must not run: it would kill a process while a guess is due.
+    fn halt_here(&self) -> bool {
+        if self.halt_before_kill.get_untracked() && self.sim.with_value(|s| s.next_tick_kills()) {
+            self.playing.set(false);
+            self.halted.set(true);
+            return true;
+        }
+        false
+    }
+
     /// One scheduler step (the `.` key).
     pub fn step_once(&self) {
         self.playing.set(false);
+        if self.halt_here() {
+            return;
+        }
         self.sim.update_value(|s| {
             s.tick();
         });
@@ -179,6 +199,19 @@ impl Ctl {
 
     /// Runs up to `n` ticks (the play loop); returns false once the run has finished.
     pub fn run_ticks(&self, n: u64) -> bool {
+        if self.halt_before_kill.get_untracked() {
+            // Tick by tick, looking one tick ahead.
+            for _ in 0..n {
+                if self.halt_here() {
+                    return false;
+                }
+                let more = self.sim.try_update_value(|s| s.tick() && !s.finished());
+                if more != Some(true) {
+                    return false;
+                }
+            }
+            return true;
+        }
         let mut more = true;
         self.sim.update_value(|s| {
             more = s.ticks(n) == n && !s.finished();

@@ -5,13 +5,15 @@ use leptos::prelude::*;
 use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
 
-const KEYS: [Key; 6] = [
+const KEYS: [Key; 8] = [
     Key::HelpSpace,
     Key::HelpDot,
     Key::HelpComma,
     Key::HelpK,
     Key::HelpQuestion,
     Key::HelpEscape,
+    Key::HelpPgKeys,
+    Key::HelpReveal,
 ];
 
 #[component]

@@ -13,6 +13,9 @@ use wasm_bindgen::JsCast;
 use crate::chart::Chart;
 use crate::controls::Controls;
 use crate::counters::CountersPanel;
+use crate::course::Course;
+use crate::course_panel::CoursePanel;
+use crate::presenter;
 use crate::ctl::{Ctl, Notice, DEFAULT_PRESET, SPEEDS};
 use crate::event_log::EventLog;
 use crate::faults::Faults;
@@ -23,6 +26,8 @@ use crate::link;
 use crate::modes::Modes;
 use crate::notice_bar::NoticeBar;
 use crate::pipeline::Pipeline;
+use crate::proof::Proof;
+use crate::sequence::Sequence;
 use crate::sim::Sim;
 use crate::sql_panel::SqlPanel;
 use crate::storage;
@@ -198,9 +203,10 @@ fn keyboard(ctl: Ctl) {
 /// Brings back the saved language and speed, and keeps them saved from now on. A corrupt
 /// entry is reported (unless a worse notice is already up) and overwritten.
 fn restore_settings(ctl: Ctl, i18n: crate::i18n::I18n) {
+    let url_lang = crate::presenter::url_param("lang").is_some();
     match storage::load_settings() {
         Some(Ok(s)) => {
-            if let Some(lang) = crate::i18n::Lang::from_code(&s.lang) {
+            if let Some(lang) = crate::i18n::Lang::from_code(&s.lang).filter(|_| !url_lang) {
                 i18n.set_lang(lang);
             }
             ctl.speed.set(s.speed.min(SPEEDS.len() - 1));
@@ -228,6 +234,8 @@ fn restore_settings(ctl: Ctl, i18n: crate::i18n::I18n) {
 pub fn Playground() -> impl IntoView {
     let i18n = use_i18n();
     let (sim, notice) = startup();
+    // A first visit (no link, nothing saved) opens the lesson's step instead.
+    let fresh = notice.is_none() && sim.inputs().is_empty() && sim.scenario.name == DEFAULT_PRESET;
     let ctl = Ctl::new(sim);
     provide_context(ctl);
     ctl.notice.set(notice);
@@ -235,9 +243,30 @@ pub fn Playground() -> impl IntoView {
     restore_settings(ctl, i18n);
     play_loop(ctl);
     keyboard(ctl);
+    let course = Course::new(ctl);
+    provide_context(course);
+    presenter::keys(course);
+    presenter::broadcast(course, i18n);
+    if presenter::url_param("present").is_some() {
+        course.presenter.set(true);
+    }
+    if fresh {
+        course.go(course.step.get_untracked());
+    }
+    // Presenter mode restyles the whole page (high contrast, large type, fewer panels).
+    Effect::new(move |_| {
+        if let Some(root) = document().document_element() {
+            let _ = if course.presenter.get() {
+                root.set_attribute("data-presenter", "")
+            } else {
+                root.remove_attribute("data-presenter")
+            };
+        }
+    });
 
     view! {
         <NoticeBar/>
+        <CoursePanel/>
         <Controls/>
         <Modes/>
         <section class="board" aria-label=tr(Key::CountersHeading)>
@@ -251,6 +280,8 @@ pub fn Playground() -> impl IntoView {
             <EventLog/>
             <Lifecycle/>
         </div>
+        <Sequence/>
+        <Proof/>
         <Help/>
     }
 }

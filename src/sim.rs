@@ -220,6 +220,18 @@ impl Sim {
         self.advanced();
     }
 
+    /// Whether the next tick would kill a process (tried on a copy of the world).
+    pub fn next_tick_kills(&self) -> bool {
+        if self.finished() {
+            return false;
+        }
+        let kills = |w: &World| w.procs.iter().map(|p| p.kills).sum::<u32>();
+        let mut w = self.world.clone();
+        let before = kills(&w);
+        w.step();
+        kills(&w) > before
+    }
+
     /// Up to `n` ticks; returns how many ran.
     pub fn ticks(&mut self, n: u64) -> u64 {
         let mut done = 0;

@@ -10,7 +10,7 @@
 
 use crate::ids::{EventId, EventKind, TxId};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 
 /// SQLSTATE codes the model can raise, as PostgreSQL names them.
 pub mod sqlstate {
@@ -235,7 +235,9 @@ struct TxWork {
 
 /// A pool that every Db compares and hashes as equal: it holds no state.
 #[derive(Clone, Debug, Default)]
-struct Pool(Vec<TxWork>);
+// Boxed on purpose: records move between `work` and the pool as pointers.
+#[allow(clippy::vec_box)]
+struct Pool(Vec<Box<TxWork>>);
 
 impl PartialEq for Pool {
     fn eq(&self, _: &Self) -> bool {
@@ -294,16 +296,18 @@ impl CommitOutcome {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Db {
     txs: Vec<TxStatus>,
-    /// Open transactions (few at a time: a linear list beats a map).
-    work: Vec<TxWork>,
+    /// Open transactions (few at a time: a linear list beats a map). Boxed, so taking one
+    /// out at COMMIT and keeping it for reuse moves a pointer, not the record.
+    #[allow(clippy::vec_box)]
+    work: Vec<Box<TxWork>>,
     /// Emptied TxWork records kept for reuse, so a steady run does not allocate.
     spare: Pool,
     pub tasks: Vec<TaskRow>,
     pub outbox: Vec<OutboxRow>,
     /// Private versions of locked rows, by outbox index.
-    pending: BTreeMap<u32, OutboxData>,
+    pending: PendingRows,
     /// The partial index `outbox_tarqatilmagan`: committed rows not yet published.
-    unpublished: BTreeSet<u32>,
+    unpublished: RowSet,
     /// Outbox index by event, for lookups (u32::MAX: none).
     by_event: Vec<u32>,
     inbox: Vec<InboxSlot>,
@@ -330,6 +334,106 @@ pub struct Db {
 
 const NONE: u32 = u32::MAX;
 
+/// Private versions of locked rows: (outbox index, data), sorted by index. Only rows a
+/// transaction holds locked and has changed are here (a handful: one poll's rows).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct PendingRows(Vec<(u32, OutboxData)>);
+
+impl PendingRows {
+    fn get(&self, i: &u32) -> Option<&OutboxData> {
+        let v = &self.0;
+        v.binary_search_by_key(i, |e| e.0).ok().map(|k| &v[k].1)
+    }
+    fn insert(&mut self, i: u32, d: OutboxData) {
+        match self.0.binary_search_by_key(&i, |e| e.0) {
+            Ok(k) => self.0[k].1 = d,
+            Err(k) => self.0.insert(k, (i, d)),
+        }
+    }
+    fn keys(&self) -> impl Iterator<Item = &u32> {
+        self.0.iter().map(|e| &e.0)
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A set of outbox indexes as a bitmap (bit `i` of word `i / 64`), with a summary word
+/// per 64 words so that iterating a sparse set skips empty words: the partial index's
+/// inserts and deletes are a few instructions, and it iterates in id order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct RowSet {
+    words: Vec<u64>,
+    /// Bit `k` of `summary[j]`: word `64 j + k` is not empty.
+    summary: Vec<u64>,
+    len: usize,
+}
+
+/// The set bits of a word, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+impl RowSet {
+    fn insert(&mut self, i: u32) -> bool {
+        let (w, b) = (i as usize / 64, 1u64 << (i % 64));
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+            self.summary.resize(w / 64 + 1, 0);
+        }
+        if self.words[w] & b != 0 {
+            return false;
+        }
+        self.words[w] |= b;
+        self.summary[w / 64] |= 1 << (w % 64);
+        self.len += 1;
+        true
+    }
+    fn remove(&mut self, i: &u32) -> bool {
+        let (w, b) = (*i as usize / 64, 1u64 << (i % 64));
+        match self.words.get_mut(w) {
+            Some(x) if *x & b != 0 => {
+                *x &= !b;
+                if *x == 0 {
+                    self.summary[w / 64] &= !(1 << (w % 64));
+                }
+                self.len -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+    fn contains(&self, i: &u32) -> bool {
+        self.words
+            .get(*i as usize / 64)
+            .is_some_and(|x| x & (1 << (i % 64)) != 0)
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+    /// In increasing order.
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let words = &self.words;
+        self.summary.iter().enumerate().flat_map(move |(j, &s)| {
+            Bits(s).flat_map(move |k| {
+                let w = j * 64 + k;
+                Bits(words[w]).map(move |b| (w * 64 + b) as u32)
+            })
+        })
+    }
+}
+
 impl Default for Db {
     fn default() -> Self {
         Db {
@@ -339,8 +443,8 @@ impl Default for Db {
             spare: Pool::default(),
             tasks: Vec::new(),
             outbox: Vec::new(),
-            pending: BTreeMap::new(),
-            unpublished: BTreeSet::new(),
+            pending: PendingRows::default(),
+            unpublished: RowSet::default(),
             by_event: Vec::new(),
             inbox: Vec::new(),
             keys: Vec::new(),
@@ -390,19 +494,28 @@ impl Db {
     }
 
     fn w(&self, tx: TxId) -> Option<&TxWork> {
-        self.work.iter().find(|w| w.tx == tx)
+        self.work.iter().find(|w| w.tx == tx).map(|w| &**w)
     }
 
     fn wm(&mut self, tx: TxId) -> Option<&mut TxWork> {
-        self.work.iter_mut().find(|w| w.tx == tx)
+        self.work.iter_mut().find(|w| w.tx == tx).map(|w| &mut **w)
     }
 
-    fn take_work(&mut self, tx: TxId) -> Option<TxWork> {
+    fn take_work(&mut self, tx: TxId) -> Option<Box<TxWork>> {
         let i = self.work.iter().position(|w| w.tx == tx)?;
         Some(self.work.swap_remove(i))
     }
 
-    fn recycle(&mut self, mut w: TxWork) {
+    /// The transaction `w` ended and its rows are unlocked: their private versions go
+    /// (every pending version belongs to a locked row).
+    fn drop_unlocked_pending(&mut self, w: &TxWork) {
+        if !w.outbox_locked.is_empty() && !self.pending.is_empty() {
+            let outbox = &self.outbox;
+            self.pending.0.retain(|e| outbox[e.0 as usize].lock != 0);
+        }
+    }
+
+    fn recycle(&mut self, mut w: Box<TxWork>) {
         w.tasks.clear();
         w.outbox_inserted.clear();
         w.outbox_locked.clear();
@@ -600,6 +713,24 @@ impl Db {
         limit: usize,
         c: &mut Cursor,
     ) -> Exec<Vec<u32>> {
+        let mut rows = Vec::new();
+        match self.select_batch_into(tx, mode, limit, c, &mut rows) {
+            Exec::Done(()) => Exec::Done(rows),
+            Exec::Blocked(t) => Exec::Blocked(t),
+            Exec::Err(e) => Exec::Err(e),
+        }
+    }
+
+    /// [`Db::select_batch`] into the caller's list (emptied first; written only when the
+    /// statement is done), so a relay's polls reuse one allocation.
+    pub fn select_batch_into(
+        &mut self,
+        tx: TxId,
+        mode: LockMode,
+        limit: usize,
+        c: &mut Cursor,
+        got: &mut Vec<u32>,
+    ) -> Exec<()> {
         if let Err(e) = self
             .usable(tx)
             .and_then(|_| self.check(tx, Table::Outbox, Privilege::Select))
@@ -613,12 +744,13 @@ impl Db {
         }
         match mode {
             LockMode::None => {
-                let rows: Vec<u32> = self.unpublished.iter().take(limit).copied().collect();
-                Exec::Done(rows)
+                got.clear();
+                got.extend(self.unpublished.iter().take(limit));
+                Exec::Done(())
             }
             LockMode::SkipLocked => {
-                let mut got = Vec::new();
-                for &i in self.unpublished.iter() {
+                got.clear();
+                for i in self.unpublished.iter() {
                     if got.len() >= limit {
                         break;
                     }
@@ -628,16 +760,17 @@ impl Db {
                         _ => got.push(i),
                     }
                 }
-                for &i in &got {
+                for &i in got.iter() {
                     self.lock_row(tx, i);
                 }
-                Exec::Done(got)
+                Exec::Done(())
             }
             LockMode::Nowait | LockMode::Wait => {
                 if !c.started {
                     // The statement's snapshot: committed unpublished rows, in id order.
                     c.started = true;
-                    c.candidates = self.unpublished.iter().copied().collect();
+                    c.candidates.clear();
+                    c.candidates.extend(self.unpublished.iter());
                     c.pos = 0;
                     c.got.clear();
                 }
@@ -665,10 +798,11 @@ impl Db {
                     self.lock_row(tx, i);
                     c.got.push(i);
                 }
-                let got = std::mem::take(&mut c.got);
+                got.clear();
+                got.extend_from_slice(&c.got);
                 // The statement is over: the cursor is ready for the next one.
-                *c = Cursor::default();
-                Exec::Done(got)
+                c.reset();
+                Exec::Done(())
             }
         }
     }
@@ -1010,7 +1144,7 @@ impl Db {
             }
         }
         for &i in &w.outbox_locked {
-            let pending = self.pending.remove(&i);
+            let pending = self.pending.get(&i).copied();
             let row = &mut self.outbox[i as usize];
             row.lock = 0;
             out.touched_events.push(row.hodisa);
@@ -1029,6 +1163,7 @@ impl Db {
                 self.unpublished.remove(&i);
             }
         }
+        self.drop_unlocked_pending(&w);
         for &h in &w.inbox {
             self.committed_inbox += 1;
             out.inbox.push(h);
@@ -1074,11 +1209,11 @@ impl Db {
         };
         self.txs[tx as usize] = TxStatus::Aborted;
         for &i in &w.outbox_locked {
-            self.pending.remove(&i);
             let row = &mut self.outbox[i as usize];
             row.lock = 0;
             out.touched_events.push(row.hodisa);
         }
+        self.drop_unlocked_pending(&w);
         for &i in &w.outbox_inserted {
             out.touched_events.push(self.outbox[i as usize].hodisa);
         }
@@ -1116,13 +1251,13 @@ impl Db {
         self.balance
     }
     pub fn unpublished_ids(&self) -> impl Iterator<Item = u32> + '_ {
-        self.unpublished.iter().copied()
+        self.unpublished.iter()
     }
     pub fn oldest_unpublished(&self) -> Option<&OutboxRow> {
         self.unpublished
             .iter()
             .next()
-            .map(|&i| &self.outbox[i as usize])
+            .map(|i| &self.outbox[i as usize])
     }
 
     pub fn task_committed(&self, task_idx: u32) -> bool {
@@ -1355,7 +1490,11 @@ impl Db {
         // Open transactions, in the order of the names the world gives them.
         let mut fed = 0;
         let listed = open.filter_map(|t| self.w(t));
-        let rest = self.work.iter().filter(|w| tx_name(w.tx) > u32::MAX as u64);
+        let rest = self
+            .work
+            .iter()
+            .filter(|w| tx_name(w.tx) > u32::MAX as u64)
+            .map(|w| &**w);
         for w in listed.chain(rest) {
             fed += 1;
             h.write_u64(tx_name(w.tx));
@@ -1402,8 +1541,8 @@ impl Db {
             data(h, &r.data);
             h.write_u64(lock(r.lock));
         }
-        h.write_u64(self.pending.len() as u64);
-        for (i, d) in &self.pending {
+        h.write_u64(self.pending.0.len() as u64);
+        for (i, d) in &self.pending.0 {
             h.write_u32(*i);
             data(h, d);
         }

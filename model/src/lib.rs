@@ -10,6 +10,7 @@ pub mod auditor;
 pub mod db;
 pub mod explore;
 pub mod ids;
+pub mod lesson;
 pub mod queue;
 pub mod rng;
 pub mod scenario;

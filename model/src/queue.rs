@@ -160,6 +160,7 @@ impl Queue {
     }
 
     /// The slot holding the job with this key.
+    #[inline]
     fn slot_of(&self, key: JobKey) -> Option<u32> {
         match key {
             JobKey::Event(e) => self
@@ -304,6 +305,7 @@ impl Queue {
         Some((key, token))
     }
 
+    #[inline]
     pub fn job(&self, key: JobKey) -> Option<&Job> {
         self.slot_of(key).map(|s| self.at(s))
     }
@@ -458,6 +460,7 @@ impl Queue {
     }
 
     /// Whether some job can still hand this event to a worker (waiting or active).
+    #[inline]
     pub fn can_deliver(&self, ev: EventId) -> bool {
         let live = |j: &Job| matches!(j.state, JobState::Waiting | JobState::Active);
         if self.job(JobKey::Event(ev.0)).is_some_and(live) {

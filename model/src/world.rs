@@ -627,24 +627,44 @@ pub struct World {
 /// API's readiness, Redis, open transactions) left to read at each tick. A process's gate
 /// changes only when its own state does, so it is made again only for the processes whose
 /// state changed (`dirty`). Bit `i` of every mask is process `i`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Gates {
     /// Processes whose state changed since their gate was made.
     dirty: u64,
     /// The processes by condition: `by_class[c]` for the `GATE_*` class `c`.
     by_class: [u64; 6],
-    /// Each process's class.
-    class: Vec<u8>,
+    /// Each process's class (arrays as long as a mask, indexed by bit: no bounds checks).
+    class: [u8; 64],
     /// A sleeping (`GATE_AT`) process's wake-up tick.
-    at: Vec<u64>,
+    at: [u64; 64],
     /// Blocked on a transaction's lock (not runnable while it is open).
-    tx: Vec<Option<TxId>>,
+    tx: [Option<TxId>; 64],
+    /// Each process's bits in `tx_mask`, `queue`, `holds` and `orphan` (`FLAG_*`), so the
+    /// masks are written only when one of them changes.
+    flags: [u8; 64],
     tx_mask: u64,
     /// Blocked on a Redis that may hang.
     queue: u64,
     /// Holding a transaction; dead and holding one (the no-orphan-transaction check).
     holds: u64,
     orphan: u64,
+}
+
+impl Default for Gates {
+    fn default() -> Self {
+        Gates {
+            dirty: 0,
+            by_class: [0; 6],
+            class: [GATE_NEVER; 64],
+            at: [0; 64],
+            tx: [None; 64],
+            tx_mask: 0,
+            queue: 0,
+            holds: 0,
+            orphan: 0,
+            flags: [0; 64],
+        }
+    }
 }
 
 const GATE_NEVER: u8 = 0;
@@ -657,6 +677,11 @@ const GATE_API: u8 = 3;
 const GATE_WAITING: u8 = 4;
 /// While Redis is up.
 const GATE_UP: u8 = 5;
+
+const FLAG_TX: u8 = 1;
+const FLAG_QUEUE: u8 = 2;
+const FLAG_HOLDS: u8 = 4;
+const FLAG_ORPHAN: u8 = 8;
 
 const POLL_HISTORY: usize = 64;
 /// Up to this many events' worth of table space is reserved when a world is made: the
@@ -681,6 +706,18 @@ impl Runnable {
     }
 }
 const MAX_VIOLATIONS: usize = 16;
+
+/// The number of set bits of a mask with few of them (one per process): a loop over the
+/// set bits is cheaper than the portable `count_ones` on a target without `popcnt`.
+#[inline(always)]
+fn bits(mut m: u64) -> usize {
+    let mut n = 0;
+    while m != 0 {
+        m &= m - 1;
+        n += 1;
+    }
+    n
+}
 
 /// What every process's runnable check reads from the world, read once per tick.
 struct Facts {
@@ -754,7 +791,14 @@ impl World {
             rng: Rng::new(s.seed),
             db: Db::new(),
             queue: Queue::new(cfg.queue.clone()),
-            polls: vec![Vec::new(); procs.len()],
+            // A relay's poll history is capped at POLL_HISTORY: room for it at once.
+            polls: procs
+                .iter()
+                .map(|p| match p.kind {
+                    ProcKind::Relay => Vec::with_capacity(POLL_HISTORY),
+                    _ => Vec::new(),
+                })
+                .collect(),
             procs,
             auditor: Auditor::new(),
             armed: Vec::new(),
@@ -774,7 +818,7 @@ impl World {
             steps: 0,
             check: CheckLevel::Touched,
             violations: Vec::new(),
-            touched: Vec::new(),
+            touched: Vec::with_capacity(16),
             held: None,
             dead: 0,
             scratch: Default::default(),
@@ -782,10 +826,7 @@ impl World {
             cfg,
         };
         let n = w.procs.len();
-        w.gates.class = vec![GATE_NEVER; n];
         w.gates.by_class[GATE_NEVER as usize] = (1u64 << n) - 1;
-        w.gates.at = vec![0; n];
-        w.gates.tx = vec![None; n];
         w.gates.dirty = (1u64 << n) - 1;
         w.refresh_gates();
         let hint =
@@ -998,7 +1039,7 @@ impl World {
     #[inline(always)]
     fn refresh_gates(&mut self) {
         while self.gates.dirty != 0 {
-            let i = self.gates.dirty.trailing_zeros() as usize;
+            let i = (self.gates.dirty.trailing_zeros() & 63) as usize;
             self.gates.dirty &= self.gates.dirty - 1;
             let p = &self.procs[i];
             let (class, tx, queue, holds, orphan) = self.gate_of(p);
@@ -1006,15 +1047,26 @@ impl World {
             let g = &mut self.gates;
             let b = 1u64 << i;
             let k = !b;
-            g.by_class[g.class[i] as usize] &= k;
-            g.by_class[class as usize] |= b;
-            g.class[i] = class;
+            let old = g.class[i];
+            if old != class {
+                g.by_class[old as usize] &= k;
+                g.by_class[class as usize] |= b;
+                g.class[i] = class;
+            }
             g.at[i] = at;
             g.tx[i] = tx;
-            g.tx_mask = (g.tx_mask & k) | (b * tx.is_some() as u64);
-            g.queue = (g.queue & k) | (b * queue as u64);
-            g.holds = (g.holds & k) | (b * holds as u64);
-            g.orphan = (g.orphan & k) | (b * orphan as u64);
+            let flags = (tx.is_some() as u8 * FLAG_TX)
+                | (queue as u8 * FLAG_QUEUE)
+                | (holds as u8 * FLAG_HOLDS)
+                | (orphan as u8 * FLAG_ORPHAN);
+            if g.flags[i] != flags {
+                g.flags[i] = flags;
+                let bit = |f: u8| b * (flags & f != 0) as u64;
+                g.tx_mask = g.tx_mask & k | bit(FLAG_TX);
+                g.queue = g.queue & k | bit(FLAG_QUEUE);
+                g.holds = g.holds & k | bit(FLAG_HOLDS);
+                g.orphan = g.orphan & k | bit(FLAG_ORPHAN);
+            }
         }
     }
 
@@ -1024,7 +1076,7 @@ impl World {
         let mut mask = g.by_class[GATE_ALWAYS as usize];
         let mut t = g.by_class[GATE_AT as usize];
         while t != 0 {
-            let i = t.trailing_zeros() as usize;
+            let i = (t.trailing_zeros() & 63) as usize;
             mask |= ((self.tick >= g.at[i]) as u64) << i;
             t &= t - 1;
         }
@@ -1043,7 +1095,7 @@ impl World {
         }
         let mut b = g.tx_mask & mask;
         while b != 0 {
-            let i = b.trailing_zeros() as usize;
+            let i = (b.trailing_zeros() & 63) as usize;
             if g.tx[i].is_some_and(|t| self.db.is_open(t)) {
                 mask &= !(1 << i);
             }
@@ -1053,7 +1105,7 @@ impl World {
             self.check_gates(Some(mask));
         }
         out.mask = mask;
-        out.len = mask.count_ones() as usize;
+        out.len = bits(mask);
     }
 
     /// The kept gates agree with the processes (Full checks and debug builds).
@@ -1135,6 +1187,7 @@ impl World {
 
     /// The next tick at which something sleeping wakes, if any (a relay between polls, a
     /// restart, a scheduled action, a dead worker's lock running out).
+    #[inline(never)]
     pub fn next_wake(&self) -> Option<u64> {
         let mut t: Option<u64> = None;
         let mut consider = |v: u64| t = Some(t.map_or(v, |x: u64| x.min(v)));
@@ -1210,20 +1263,42 @@ impl World {
         }
     }
 
+    /// The per-tick checks are inline; what they find to do runs out of line, so the
+    /// step loop stays small.
+    #[inline(always)]
     fn housekeeping(&mut self) {
+        if self.schedule.front().is_some_and(|(t, _)| *t <= self.tick) {
+            self.run_schedule();
+        }
+        if self.dead > 0 {
+            self.restart_due();
+        }
+        if self.tick >= self.next_stall_check {
+            self.stall_check();
+        }
+    }
+
+    #[inline(never)]
+    fn run_schedule(&mut self) {
         while self.schedule.front().is_some_and(|(t, _)| *t <= self.tick) {
             let (_, a) = self.schedule.pop_front().expect("front");
             self.apply_now(&a);
         }
-        if self.dead > 0 {
-            for i in 0..self.procs.len() {
-                let p = &self.procs[i];
-                if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
-                    self.restart(i);
-                }
+    }
+
+    #[inline(never)]
+    fn restart_due(&mut self) {
+        for i in 0..self.procs.len() {
+            let p = &self.procs[i];
+            if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
+                self.restart(i);
             }
         }
-        if self.tick >= self.next_stall_check {
+    }
+
+    #[inline(never)]
+    fn stall_check(&mut self) {
+        {
             self.next_stall_check = self.tick + self.cfg.queue.stalled_interval_ticks;
             for o in self.queue.check_stalled(self.tick) {
                 let (event, failed) = match o {
@@ -1683,14 +1758,16 @@ impl World {
     /// events the transaction inserted are judged by their own rows (a scripted session).
     fn end_tx(&mut self, i: usize, commit: bool, own_events: bool) -> bool {
         let tx = self.procs[i].tx.take().expect("open transaction");
-        let mut out = std::mem::take(&mut self.scratch);
+        let out = &mut self.scratch;
         if commit {
-            self.db.commit_into(tx, &mut out);
+            self.db.commit_into(tx, out);
         } else {
-            self.db.rollback_into(tx, &mut out);
+            self.db.rollback_into(tx, out);
         }
-        self.touched.extend(out.touched_events.iter().copied());
-        self.touched.extend(out.events.iter().copied());
+        // A few events per list: pushes, not a memcpy call per list.
+        for &e in out.touched_events.iter().chain(&out.events) {
+            self.touched.push(e);
+        }
         if own_events && out.committed {
             for &e in &out.events {
                 self.auditor.committed(e);
@@ -1700,10 +1777,11 @@ impl World {
             self.auditor.effect(e);
             self.touched.push(e);
         }
-        self.touched.extend(out.inbox.iter().copied());
+        for &e in &out.inbox {
+            self.touched.push(e);
+        }
         let committed = out.committed;
         out.clear();
-        self.scratch = out;
         let note = if committed {
             Note::Committed
         } else {
@@ -1735,7 +1813,7 @@ impl World {
             waiting,
             reply,
             tries,
-        } = self.procs[i].mem.clone()
+        } = self.procs[i].mem
         else {
             unreachable!()
         };
@@ -1744,21 +1822,21 @@ impl World {
                 let e = self.mint(next, EventKind::Created, TaskRef::NotYet);
                 let a = self.api_index();
                 self.touch_proc(a);
-                self.procs[a].mem = Mem::Api {
-                    req: Some(Request {
+                self.set_api_req(
+                    a,
+                    Some(Request {
                         intent: next,
                         event: e,
                         added: false,
                     }),
-                };
+                );
                 self.procs[a].pc = self.procs[a].program[0];
                 self.procs[a].arrived = false;
-                self.procs[i].mem = Mem::Client {
-                    next,
-                    waiting: Some(next),
-                    reply: None,
-                    tries,
-                };
+                // In place: the memory is the client's (no drop of the old value).
+                if let Mem::Client { waiting, reply, .. } = &mut self.procs[i].mem {
+                    *waiting = Some(next);
+                    *reply = None;
+                }
                 self.touched.push(e);
                 self.goto(i, Step::Await);
                 self.log(Some(ProcId(i as u8)), Some(Step::Send), Note::Ok);
@@ -1773,12 +1851,15 @@ impl World {
                 } else {
                     (waiting.map_or(next, |w| w + 1), 0)
                 };
-                self.procs[i].mem = Mem::Client {
-                    next: n,
-                    waiting: None,
-                    reply: None,
-                    tries: t,
-                };
+                if let Mem::Client {
+                    next,
+                    waiting,
+                    reply,
+                    tries,
+                } = &mut self.procs[i].mem
+                {
+                    (*next, *waiting, *reply, *tries) = (n, None, None, t);
+                }
                 self.goto(i, Step::Send);
                 self.log(Some(ProcId(i as u8)), Some(Step::Await), Note::Reply { ok });
             }
@@ -1792,8 +1873,20 @@ impl World {
         }
     }
 
+    /// The API's request, written in place (no drop of the old memory).
     fn set_api_req(&mut self, i: usize, r: Option<Request>) {
-        self.procs[i].mem = Mem::Api { req: r };
+        match &mut self.procs[i].mem {
+            Mem::Api { req } => *req = r,
+            m => *m = Mem::Api { req: r },
+        }
+    }
+
+    /// The worker's job, written in place (no drop of the old memory).
+    fn set_job(&mut self, i: usize, j: Option<HeldJob>) {
+        match &mut self.procs[i].mem {
+            Mem::Worker { job } => *job = j,
+            m => *m = Mem::Worker { job: j },
+        }
     }
 
     fn api_finish(&mut self, i: usize, ok: bool) {
@@ -1981,7 +2074,7 @@ impl World {
         *pos = 0;
         ok.clear();
         bad.clear();
-        *cursor = Cursor::default();
+        cursor.reset();
         let h = &mut self.polls[i];
         if h.len() >= POLL_HISTORY {
             h.remove(0);
@@ -2060,33 +2153,36 @@ impl World {
             }
             Step::SelectBatch => {
                 let tx = self.procs[i].tx.expect("tx");
-                let mut cursor = std::mem::take(self.relay_mem(i).4);
+                // The batch is empty here (a poll starts after `relay_done` or a restart);
+                // its list is lent to the SELECT so that polls reuse one allocation.
+                let (batch, _, _, _, cursor) = self.relay_mem(i);
+                debug_assert!(batch.is_empty());
+                let mut rows = std::mem::take(batch);
+                let mut cursor = std::mem::take(cursor);
                 let r = if self.cfg.relay.mode == RelayMode::HighWater {
                     self.db
                         .select_after(tx, self.high_water, self.cfg.relay.partiya as usize)
+                        .map(|v| rows = v)
                 } else {
-                    self.db.select_batch(
+                    self.db.select_batch_into(
                         tx,
                         self.cfg.relay.lock,
                         self.cfg.relay.partiya as usize,
                         &mut cursor,
+                        &mut rows,
                     )
                 };
-                *self.relay_mem(i).4 = cursor;
+                let (batch, _, _, _, c) = self.relay_mem(i);
+                *batch = rows;
+                *c = cursor;
                 match r {
-                    Exec::Done(rows) => {
-                        self.log(
-                            pid,
-                            Some(step),
-                            Note::Rows {
-                                n: rows.len() as u32,
-                            },
-                        );
-                        let empty = rows.is_empty();
+                    Exec::Done(()) => {
                         let (batch, pos, _, _, c) = self.relay_mem(i);
-                        *batch = rows;
+                        let n = batch.len() as u32;
                         *pos = 0;
-                        *c = Cursor::default();
+                        c.reset();
+                        self.log(pid, Some(step), Note::Rows { n });
+                        let empty = n == 0;
                         let n = match (empty, mark_first) {
                             (true, _) => Step::Commit,
                             (false, false) => Step::Publish,
@@ -2189,7 +2285,7 @@ impl World {
                 match r {
                     Exec::Done(n) => {
                         self.log(pid, Some(step), Note::Rows { n: n as u32 });
-                        *self.relay_mem(i).4 = Cursor::default();
+                        self.relay_mem(i).4.reset();
                         self.goto(i, Step::Commit);
                     }
                     Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
@@ -2442,15 +2538,16 @@ impl World {
                 };
                 self.auditor.delivered(event);
                 self.touched.push(event);
-                self.procs[i].mem = Mem::Worker {
-                    job: Some(HeldJob {
+                self.set_job(
+                    i,
+                    Some(HeldJob {
                         key,
                         token,
                         event,
                         summa,
                         fresh: None,
                     }),
-                };
+                );
                 self.log(Some(pid), Some(step), Note::Delivered { event });
                 let n = if mode == ActionThenInbox {
                     Step::InboxCheck
@@ -2562,7 +2659,7 @@ impl World {
                     Some(step),
                     Note::Completed { event: j.event, ok },
                 );
-                self.procs[i].mem = Mem::Worker { job: None };
+                self.set_job(i, None);
                 self.goto(i, Step::Fetch);
             }
             Step::Rollback => {
@@ -2573,7 +2670,7 @@ impl World {
                 let j = self.job(i);
                 self.queue.fail(j.key, j.token);
                 self.touched.push(j.event);
-                self.procs[i].mem = Mem::Worker { job: None };
+                self.set_job(i, None);
                 self.goto(i, Step::Fetch);
             }
             _ => unreachable!("worker step {step:?}"),
@@ -2770,25 +2867,48 @@ impl World {
     /// event order, each once.
     #[inline(always)]
     fn reclassify_touched(&mut self) {
-        if !self.touched.is_empty() || self.held.is_some() {
+        if !self.touched.is_empty() {
             self.reclassify();
+        } else if let Some(h) = self.held.take() {
+            // Nothing touched: the held event is only checked (what `reclassify` does
+            // with it when the touched list is empty).
+            if self.check != CheckLevel::Off && !self.auditor.event_ok(h, self.inbox_once()) {
+                self.check_held(h, self.inbox_once());
+            }
         }
     }
 
-    fn reclassify(&mut self) {
-        let held = self.held.take();
-        if self.touched.len() > 1 {
-            self.touched.sort_unstable();
-            self.touched.dedup();
-        }
-        let checked = self.check != CheckLevel::Off;
-        // Inbox rows that expire no longer promise once (see the inbox-retention preset).
-        let once = self.cfg.worker == WorkerMode::InboxSameTx
+    /// Inbox rows that expire no longer promise once (see the inbox-retention preset).
+    #[inline(always)]
+    fn inbox_once(&self) -> bool {
+        self.cfg.worker == WorkerMode::InboxSameTx
             && self
                 .cfg
                 .cleaner
                 .as_ref()
-                .is_none_or(|c| c.inbox_retention_days.is_none());
+                .is_none_or(|c| c.inbox_retention_days.is_none())
+    }
+
+    fn reclassify(&mut self) {
+        let held = self.held.take();
+        match self.touched.len() {
+            0 | 1 => {}
+            2 => {
+                // The common pair (sort_unstable + dedup without the call).
+                let (a, b) = (self.touched[0], self.touched[1]);
+                if a > b {
+                    self.touched.swap(0, 1);
+                } else if a == b {
+                    self.touched.truncate(1);
+                }
+            }
+            _ => {
+                self.touched.sort_unstable();
+                self.touched.dedup();
+            }
+        }
+        let checked = self.check != CheckLevel::Off;
+        let once = self.inbox_once();
         // The held event, when not touched too, is only checked. Where it goes among the
         // touched ones matters only for the order of violations, so only when it fails.
         let mut held_fails = held.filter(|h| {
@@ -2852,7 +2972,7 @@ impl World {
             self.check_gates(None);
         }
         let g = &self.gates;
-        let (held, orphaned) = (g.holds.count_ones() as usize, g.orphan != 0);
+        let (held, orphaned) = (bits(g.holds), g.orphan != 0);
         if held != self.db.open_transactions() || orphaned {
             self.violation(format!(
                 "no-orphan-transaction: {} open, {} held by processes",

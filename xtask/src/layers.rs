@@ -131,6 +131,10 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
                 "--no-fail-fast",
                 "--test",
                 "e2e",
+                "--test",
+                "lesson",
+                "--test",
+                "proof",
                 "--bench",
                 "page",
             ])

@@ -1,0 +1,126 @@
+//! The guided path: every step's goal is false when the step opens, stays false when the
+//! learner only presses play (where the goal asks for an action), and becomes true once
+//! the step's solution — what "show me" plays — has run.
+
+use outbox_model::lesson::{self, Goal, Outcome, STEPS};
+use outbox_model::{CheckLevel, World};
+
+fn world_of(s: &outbox_model::Scenario) -> World {
+    let mut w = World::new(s);
+    w.check = CheckLevel::Full;
+    w
+}
+
+/// Goals a learner reaches by pressing play alone (the step is a measurement).
+fn play_is_enough(g: Goal) -> bool {
+    !matches!(
+        g,
+        Goal::LoseAnEvent
+            | Goal::OutboxKeepsEvents
+            | Goal::RelaySendsTwice
+            | Goal::SkipLockedOff
+            | Goal::CdcSurvivesKill
+            | Goal::CleanerKeepsUnpublished
+            | Goal::InboxOwnTxBreaks
+    )
+}
+
+#[test]
+fn every_goal_fails_at_the_start_and_is_reached_by_its_solution() {
+    for st in STEPS {
+        let s = lesson::scenario(st.goal);
+        let w = world_of(&s);
+        assert!(!lesson::reached(st.goal, &w), "{}: reached before anything ran", st.id);
+
+        let mut w = world_of(&s);
+        w.run(s.max_ticks);
+        assert_eq!(
+            lesson::reached(st.goal, &w),
+            play_is_enough(st.goal),
+            "{}: pressing play alone",
+            st.id
+        );
+
+        let (s, actions) = lesson::solution(st.goal);
+        let mut w = world_of(&s);
+        for a in &actions {
+            w.apply(a).unwrap_or_else(|e| panic!("{}: {a:?}: {e}", st.id));
+        }
+        w.run(s.max_ticks);
+        assert!(lesson::reached(st.goal, &w), "{}: the solution did not reach the goal: {:?}", st.id, w.counters());
+        assert!(w.violations.is_empty(), "{}: {:?}", st.id, w.violations);
+        if let Some(p) = st.predict {
+            assert_eq!(Outcome::of(&w), p, "{}: the prediction's answer", st.id);
+        }
+    }
+}
+
+#[test]
+fn step_ids_are_unique_and_variants_exist() {
+    for (i, a) in STEPS.iter().enumerate() {
+        assert!(STEPS[i + 1..].iter().all(|b| b.id != a.id), "{} twice", a.id);
+        for v in a.variants {
+            assert!(outbox_model::preset(v).is_some(), "{}: no preset {v}", a.id);
+        }
+        assert_eq!(lesson::step(a.id).map(|s| s.id), Some(a.id));
+    }
+}
+
+#[test]
+fn a_wrong_move_does_not_reach_the_goal() {
+    // Killing the API before COMMIT under dual write loses the request, not an event:
+    // the goal "lose an event" must not count it.
+    let s = lesson::scenario(Goal::LoseAnEvent);
+    let mut w = world_of(&s);
+    w.apply(&outbox_model::Action::ArmKill {
+        process: "api".into(),
+        step: outbox_model::Step::InsertTask,
+        when: outbox_model::scenario::When::Nth { n: 1 },
+        times: Some(1),
+    })
+    .unwrap();
+    w.run(s.max_ticks);
+    assert!(!lesson::reached(Goal::LoseAnEvent, &w), "{:?}", w.counters());
+    // Under the outbox, two kills are not three different steps.
+    let s = lesson::scenario(Goal::OutboxKeepsEvents);
+    let mut w = world_of(&s);
+    for _ in 0..2 {
+        w.apply(&outbox_model::Action::ArmKill {
+            process: "api".into(),
+            step: outbox_model::Step::Commit,
+            when: outbox_model::scenario::When::Always,
+            times: Some(2),
+        })
+        .unwrap();
+    }
+    w.run(s.max_ticks);
+    assert!(!lesson::reached(Goal::OutboxKeepsEvents, &w));
+}
+
+#[test]
+fn exercise_1_blanks_accept_both_spellings() {
+    let right: Vec<String> = ["Dual", " tranzaksiya ", "relay", "SKIP   locked", "inbox"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(lesson::check_blanks(&right), vec![true; 5]);
+    let mixed: Vec<String> = ["double", "transaction", "worker", "nowait", ""]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(lesson::check_blanks(&mixed), vec![false, true, false, false, false]);
+    assert_eq!(lesson::check_blanks(&[]), vec![false; 5]);
+}
+
+#[test]
+fn exercise_2_prints_the_lessons_console() {
+    // Lesson §9, exercise 2's expected output, line for line.
+    assert_eq!(lesson::exercise_2_output(), lesson::EXERCISE_2_EXPECTED);
+}
+
+#[test]
+fn exercise_3_prints_the_lessons_console() {
+    // Lesson §9, exercise 3: "t-1: jarayon o'ldi — ROLLBACK, balans 0", then
+    // "t-1: balans 50000" twice.
+    assert_eq!(lesson::exercise_3_output(), lesson::EXERCISE_3_EXPECTED);
+}

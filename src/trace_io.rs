@@ -1,0 +1,168 @@
+//! A run out of the page and back in: download it as a trace (JSON), as its scenario, or
+//! as the text of a Rust `#[test]` that replays it with `outbox-model`; import a trace, a
+//! saved run or a scenario from a file. A bad file gets a message and changes nothing.
+
+use leptos::prelude::*;
+use outbox_model::explore::{to_rust_test, Trace};
+use outbox_model::{Action, Scenario};
+use wasm_bindgen::JsCast;
+
+use crate::course::data_url;
+use crate::ctl::{use_ctl, Notice};
+use crate::i18n::{tr, Key};
+use crate::sim::{Input, Run, Sim};
+
+/// Longest run offered as a trace (each tick is one action in it).
+pub const MAX_TRACE_ACTIONS: u64 = 20_000;
+
+/// The run as a replayable trace, if it is short enough.
+pub fn trace_of(sim: &Sim) -> Option<Trace> {
+    let mut actions = Vec::new();
+    for i in sim.inputs() {
+        match i {
+            Input::Ticks(n) => {
+                if actions.len() as u64 + n > MAX_TRACE_ACTIONS {
+                    return None;
+                }
+                actions.extend(std::iter::repeat_n(Action::Tick, *n as usize));
+            }
+            Input::Act(a) => actions.push(a.clone()),
+        }
+    }
+    Some(Trace {
+        scenario: sim.scenario.clone(),
+        actions,
+        property: None,
+        final_counters: sim.world.counters(),
+    })
+}
+
+/// Reads a file's text as a trace, a saved run, or a bare scenario; the run it holds.
+pub fn import(text: &str) -> Result<Sim, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let obj = value.as_object().ok_or("not a JSON object")?;
+    if obj.contains_key("actions") {
+        let trace = Trace::from_json(text).map_err(|e| e.to_string())?;
+        Sim::check(&trace.scenario).map_err(|e| e.to_string())?;
+        let mut sim = Sim::new(trace.scenario.clone());
+        for (i, a) in trace.actions.iter().enumerate() {
+            sim.act(a.clone()).map_err(|e| format!("action {}: {e}", i + 1))?;
+        }
+        if sim.world.counters() != trace.final_counters {
+            return Err("the replay does not end with the trace's final_counters".into());
+        }
+        Ok(sim)
+    } else if obj.contains_key("v") {
+        let run: Run = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        Sim::from_run(&run).map_err(|e| e.to_string())
+    } else {
+        let s = Scenario::from_json(text).map_err(|e| e.to_string())?;
+        Sim::check(&s).map_err(|e| e.to_string())?;
+        Ok(Sim::new(s))
+    }
+}
+
+#[component]
+pub fn TraceIo() -> impl IntoView {
+    let ctl = use_ctl();
+    let trace = Memo::new(move |_| {
+        ctl.slow.track();
+        ctl.sim.with_value(trace_of)
+    });
+    let trace_href = move || trace.with(|t| t.as_ref().map(|t| data_url(&t.to_json())));
+    let test_href = move || {
+        trace.with(|t| {
+            t.as_ref().map(|t| {
+                data_url(&to_rust_test(t, "replays_the_playground_run"))
+                    .replacen("application/json", "text/x-rust", 1)
+            })
+        })
+    };
+    let scenario_href = move || {
+        ctl.slow.track();
+        data_url(&ctl.sim.with_value(|s| s.scenario.to_json()))
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
+            let result = text.ok_or_else(|| "the file could not be read".to_string()).and_then(|t| import(&t));
+            match result {
+                Ok(sim) => {
+                    ctl.replace(sim);
+                    ctl.notice.set(Some(Notice {
+                        key: Key::NoticeImported,
+                        why: String::new(),
+                        error: false,
+                    }));
+                }
+                Err(why) => ctl.notice.set(Some(Notice {
+                    key: Key::NoticeBadTrace,
+                    why,
+                    error: true,
+                })),
+            }
+        });
+    };
+    view! {
+        <div class="trace-io" data-testid="trace-io">
+            <h3 class="proof__subheading">{tr(Key::IoHeading)}</h3>
+            <div class="trace-io__row">
+                <a class="button" download="outbox-trace.json" data-testid="export-trace" href=trace_href>{tr(Key::IoTrace)}</a>
+                <a class="button" download="outbox_trace_test.rs" data-testid="export-test" href=test_href>{tr(Key::IoRustTest)}</a>
+                <a class="button" download="outbox-scenario.json" data-testid="export-scenario" href=scenario_href>{tr(Key::IoScenario)}</a>
+                <label class="trace-io__import">
+                    {tr(Key::IoImport)}
+                    <input type="file" accept=".json,application/json" data-testid="import-file" on:change=on_file/>
+                </label>
+            </div>
+            <Show when=move || trace.with(|t| t.is_none())>
+                <p>{tr(Key::IoTooLong)}</p>
+            </Show>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_goes_out_as_a_trace_and_comes_back_the_same() {
+        let mut s = outbox_model::preset("canon-dual-write").unwrap();
+        s.workload.tasks = 5;
+        let mut sim = Sim::new(s);
+        sim.ticks(40);
+        let t = trace_of(&sim).expect("a short run is a trace");
+        let back = import(&t.to_json()).expect("imports");
+        assert_eq!(back.world.counters(), sim.world.counters());
+        // A saved run and a bare scenario import too.
+        assert!(import(&crate::link::to_json(&sim.to_run())).is_ok());
+        assert!(import(&sim.scenario.to_json()).is_ok());
+    }
+
+    #[test]
+    fn bad_files_say_why() {
+        assert!(import("not json").unwrap_err().starts_with("not JSON"));
+        assert!(import("[1, 2]").unwrap_err().contains("object"));
+        let mut s = outbox_model::preset("canon-dual-write").unwrap();
+        s.workload.tasks = 2;
+        let mut t = trace_of(&Sim::new(s)).unwrap();
+        t.actions.push(Action::Kill { process: "nobody".into() });
+        assert!(import(&t.to_json()).is_err());
+        t.actions.clear();
+        t.final_counters.lost = 7;
+        assert!(import(&t.to_json()).unwrap_err().contains("final_counters"));
+    }
+}

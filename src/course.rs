@@ -234,7 +234,8 @@ impl Course {
 
     fn arm_predict(&self) {
         let on = self.current().predict.is_some();
-        self.predict.set(if on { Predict::Open } else { Predict::Off });
+        self.predict
+            .set(if on { Predict::Open } else { Predict::Off });
         self.ctl.halt_before_kill.set(on);
         self.ctl.halted.set(false);
     }
@@ -274,12 +275,14 @@ impl Course {
 
     pub fn guess(&self, o: Outcome) {
         match self.predict.get_untracked() {
-            Predict::Open | Predict::Paused | Predict::Guessed { revealing: false, .. } => {
-                self.predict.set(Predict::Guessed {
-                    guess: o,
-                    revealing: false,
-                })
-            }
+            Predict::Open
+            | Predict::Paused
+            | Predict::Guessed {
+                revealing: false, ..
+            } => self.predict.set(Predict::Guessed {
+                guess: o,
+                revealing: false,
+            }),
             _ => {}
         }
     }

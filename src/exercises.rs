@@ -18,7 +18,11 @@ const BLANK_KEYS: [Key; 5] = [
 ];
 
 /// Expected and actual consoles side by side, a verdict per line.
-fn compare(id: &'static str, expected: &'static [&'static str], actual: Vec<String>) -> impl IntoView {
+fn compare(
+    id: &'static str,
+    expected: &'static [&'static str],
+    actual: Vec<String>,
+) -> impl IntoView {
     let i18n = use_i18n();
     let all = expected.len() == actual.len() && expected.iter().zip(&actual).all(|(e, a)| e == a);
     let rows = (0..expected.len().max(actual.len()))
@@ -52,11 +56,7 @@ pub fn Exercises() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     let checked = RwSignal::new(false);
-    let results = move || {
-        course
-            .progress
-            .with(|p| lesson::check_blanks(&p.blanks))
-    };
+    let results = move || course.progress.with(|p| lesson::check_blanks(&p.blanks));
     let blanks = BLANK_KEYS
         .iter()
         .enumerate()

@@ -154,8 +154,16 @@ pub struct Question {
 pub const QUIZ: [Question; 4] = [
     Question {
         text: Key::QDualWrite,
-        options: [Key::QDualWriteOpt0, Key::QDualWriteOpt1, Key::QDualWriteOpt2],
-        why: [Key::QDualWriteWhy0, Key::QDualWriteWhy1, Key::QDualWriteWhy2],
+        options: [
+            Key::QDualWriteOpt0,
+            Key::QDualWriteOpt1,
+            Key::QDualWriteOpt2,
+        ],
+        why: [
+            Key::QDualWriteWhy0,
+            Key::QDualWriteWhy1,
+            Key::QDualWriteWhy2,
+        ],
         right: 1,
     },
     Question {
@@ -166,14 +174,30 @@ pub const QUIZ: [Question; 4] = [
     },
     Question {
         text: Key::QExactlyOnce,
-        options: [Key::QExactlyOnceOpt0, Key::QExactlyOnceOpt1, Key::QExactlyOnceOpt2],
-        why: [Key::QExactlyOnceWhy0, Key::QExactlyOnceWhy1, Key::QExactlyOnceWhy2],
+        options: [
+            Key::QExactlyOnceOpt0,
+            Key::QExactlyOnceOpt1,
+            Key::QExactlyOnceOpt2,
+        ],
+        why: [
+            Key::QExactlyOnceWhy0,
+            Key::QExactlyOnceWhy1,
+            Key::QExactlyOnceWhy2,
+        ],
         right: 1,
     },
     Question {
         text: Key::QIdempotent,
-        options: [Key::QIdempotentOpt0, Key::QIdempotentOpt1, Key::QIdempotentOpt2],
-        why: [Key::QIdempotentWhy0, Key::QIdempotentWhy1, Key::QIdempotentWhy2],
+        options: [
+            Key::QIdempotentOpt0,
+            Key::QIdempotentOpt1,
+            Key::QIdempotentOpt2,
+        ],
+        why: [
+            Key::QIdempotentWhy0,
+            Key::QIdempotentWhy1,
+            Key::QIdempotentWhy2,
+        ],
         right: 2,
     },
 ];
@@ -209,8 +233,17 @@ mod tests {
     fn quiz_answers_are_explained_and_translated() {
         for q in QUIZ.iter().chain(std::iter::once(&WHY_INSIDE)) {
             assert!(q.right < 3);
-            for key in q.options.iter().chain(q.why.iter()).chain(std::iter::once(&q.text)) {
-                assert_ne!(t(Lang::Uz, *key), t(Lang::En, *key), "{key:?} is not translated");
+            for key in q
+                .options
+                .iter()
+                .chain(q.why.iter())
+                .chain(std::iter::once(&q.text))
+            {
+                assert_ne!(
+                    t(Lang::Uz, *key),
+                    t(Lang::En, *key),
+                    "{key:?} is not translated"
+                );
             }
         }
     }

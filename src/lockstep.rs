@@ -22,7 +22,9 @@ const ROWS: [(&str, Key, fn(&Counters) -> u64); 6] = [
     ("queue_jobs", Key::LsJobs, |c| c.queue_jobs),
     ("effects", Key::LsEffects, |c| c.effects),
     ("lost", Key::LsLost, |c| c.lost),
-    ("duplicate_effects", Key::LsDupEffects, |c| c.duplicate_effects),
+    ("duplicate_effects", Key::LsDupEffects, |c| {
+        c.duplicate_effects
+    }),
     ("phantoms", Key::LsPhantoms, |c| c.phantoms),
 ];
 
@@ -74,7 +76,11 @@ pub fn scenario(d: Design, tasks: u32, seed: u64, kill_api: bool, kill_worker: b
 pub fn Lockstep() -> impl IntoView {
     let i18n = use_i18n();
     let owner = owner_alive();
-    let chosen = RwSignal::new(vec![Design::DualWriteDbFirst, Design::Outbox, Design::OutboxInbox]);
+    let chosen = RwSignal::new(vec![
+        Design::DualWriteDbFirst,
+        Design::Outbox,
+        Design::OutboxInbox,
+    ]);
     let tasks = RwSignal::new(20u32);
     let seed = RwSignal::new(1u64);
     let kill_api = RwSignal::new(true);
@@ -94,7 +100,13 @@ pub fn Lockstep() -> impl IntoView {
             designs
                 .iter()
                 .map(|d| {
-                    let s = scenario(*d, tasks.get_untracked(), seed.get_untracked(), kill_api.get_untracked(), kill_worker.get_untracked());
+                    let s = scenario(
+                        *d,
+                        tasks.get_untracked(),
+                        seed.get_untracked(),
+                        kill_api.get_untracked(),
+                        kill_worker.get_untracked(),
+                    );
                     (*d, World::new(&s))
                 })
                 .collect(),
@@ -113,7 +125,11 @@ pub fn Lockstep() -> impl IntoView {
                     break;
                 }
             }
-            counters.set(ws.iter().map(|(d, w)| (*d, w.counters(), w.settled())).collect());
+            counters.set(
+                ws.iter()
+                    .map(|(d, w)| (*d, w.counters(), w.settled()))
+                    .collect(),
+            );
             if !busy {
                 running.set(false);
             }

@@ -83,11 +83,12 @@ pub fn broadcast(course: Course, i18n: I18n) {
     };
     let post2 = post.clone();
     Effect::new(move |_| post(course.step.get(), i18n.lang()));
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |m: web_sys::MessageEvent| {
-        if m.data().as_string().as_deref() == Some("hello") {
-            post2(course.step.get_untracked(), i18n.lang_untracked());
-        }
-    });
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |m: web_sys::MessageEvent| {
+            if m.data().as_string().as_deref() == Some("hello") {
+                post2(course.step.get_untracked(), i18n.lang_untracked());
+            }
+        });
     channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let parts = StoredValue::new_local((channel, on_message));
     on_cleanup(move || {

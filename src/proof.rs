@@ -60,7 +60,11 @@ pub fn load_trace(ctl: Ctl, trace: &Trace) {
     match built {
         Ok(sim) => {
             ctl.replace(sim);
-            if let Some(el) = document().query_selector("[data-testid=counters]").ok().flatten() {
+            if let Some(el) = document()
+                .query_selector("[data-testid=counters]")
+                .ok()
+                .flatten()
+            {
                 el.scroll_into_view();
             }
         }
@@ -104,7 +108,10 @@ fn Claims() -> impl IntoView {
         running.set(true);
         reports.set(vec![None; CLAIMS.len()]);
         let b = Bounds::default();
-        let mut jobs: Vec<Explorer> = CLAIMS.iter().map(|d| Explorer::new(&d.scenario(&b), &b)).collect();
+        let mut jobs: Vec<Explorer> = CLAIMS
+            .iter()
+            .map(|d| Explorer::new(&d.scenario(&b), &b))
+            .collect();
         let mut at = 0usize;
         let t0 = now_ms();
         run_in_frames(owner.clone(), move |deadline| {
@@ -156,7 +163,11 @@ fn Claims() -> impl IntoView {
         .collect_view();
     let rate = move || {
         progress.get().map(|(states, ms)| {
-            let per_s = if ms > 0.0 { (states as f64 * 1000.0 / ms) as u64 } else { 0 };
+            let per_s = if ms > 0.0 {
+                (states as f64 * 1000.0 / ms) as u64
+            } else {
+                0
+            };
             i18n.t(Key::ProofProgress)
                 .replace("{states}", &states.to_string())
                 .replace("{ms}", &format!("{ms:.0}"))

@@ -64,7 +64,8 @@ pub fn Quiz() -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(n, q)| {
-            let chosen = Signal::derive(move || course.progress.with(|p| p.quiz.get(n).copied().flatten()));
+            let chosen =
+                Signal::derive(move || course.progress.with(|p| p.quiz.get(n).copied().flatten()));
             let choose = move |i: usize| {
                 course.progress.update(|p| {
                     if p.quiz.len() <= n {

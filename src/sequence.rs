@@ -63,7 +63,10 @@ fn event_class(w: &World, e: EventId) -> Option<&'static str> {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// The diagram of the world's kept log, as SVG text.
@@ -75,7 +78,11 @@ pub fn svg(lang: Lang, w: &World) -> String {
     let lane_of = |name: &str| names.iter().position(|n| n == name);
     let entries: Vec<&LogEntry> = {
         let skip = w.log.len().saturating_sub(MAX_ROWS);
-        w.log.iter().skip(skip).filter(|e| e.proc.is_some()).collect()
+        w.log
+            .iter()
+            .skip(skip)
+            .filter(|e| e.proc.is_some())
+            .collect()
     };
     // The events that went wrong, listed under the rows (a lost event may have no arrow
     // at all: under dual write it never reached the queue).
@@ -93,7 +100,9 @@ pub fn svg(lang: Lang, w: &World) -> String {
         esc(t(lang, Key::SeqHeading))
     );
     out.push_str("<style>.lane{stroke:#888;stroke-dasharray:4 3}.a{stroke:#444;fill:none}.lost{stroke:#D55E00;fill:#D55E00}.dup,.dup-effect{stroke:#E69F00;fill:#E69F00}.phantom{stroke:#CC79A7;fill:#CC79A7}.kill{stroke:#D55E00;stroke-width:3}text{fill:#111}.hd{font-weight:bold;font-size:12px}</style>");
-    out.push_str(&format!("<rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>"));
+    out.push_str(&format!(
+        "<rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>"
+    ));
     let mut heads: Vec<String> = names.iter().map(|n| proc_name(lang, n)).collect();
     heads.push(t(lang, Key::SeqPostgres).to_string());
     heads.push(t(lang, Key::SeqQueue).to_string());
@@ -133,7 +142,9 @@ pub fn svg(lang: Lang, w: &World) -> String {
         };
         let (x1, x2) = (x(from), x(to));
         if x1 == x2 {
-            out.push_str(&format!("<circle cx=\"{x1}\" cy=\"{y}\" r=\"3\" class=\"{class}\"/>"));
+            out.push_str(&format!(
+                "<circle cx=\"{x1}\" cy=\"{y}\" r=\"3\" class=\"{class}\"/>"
+            ));
         } else {
             let dir: i64 = if x2 > x1 { -1 } else { 1 };
             let tip = x2 as i64;
@@ -200,11 +211,18 @@ mod tests {
         let mut s = outbox_model::preset("canon-dual-write").unwrap();
         s.workload.tasks = 5;
         let w = outbox_model::run(&s);
-        assert_eq!(w.counters().lost, 1, "task 3 of 5 is the canon's i % 10 == 3");
+        assert_eq!(
+            w.counters().lost,
+            1,
+            "task 3 of 5 is the canon's i % 10 == 3"
+        );
         let text = svg(Lang::En, &w);
         assert!(text.starts_with("<svg") && text.ends_with("</svg>"));
         assert!(text.contains("class=\"kill\""), "the kill is marked");
-        assert!(text.contains("class=\"a lost\"") || text.contains("class=\"lost\""), "the lost event is coloured");
+        assert!(
+            text.contains("class=\"a lost\"") || text.contains("class=\"lost\""),
+            "the lost event is coloured"
+        );
         assert!(text.contains("PostgreSQL"));
     }
 }

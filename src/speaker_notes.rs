@@ -17,14 +17,15 @@ pub fn SpeakerNotes() -> impl IntoView {
     let i18n = use_i18n();
     let step = RwSignal::new(None::<usize>);
     if let Ok(channel) = web_sys::BroadcastChannel::new(CHANNEL) {
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |m: web_sys::MessageEvent| {
-            if let Some((s, lang)) = m.data().as_string().as_deref().and_then(parse) {
-                if s < STEPS.len() {
-                    step.set(Some(s));
-                    i18n.set_lang(lang);
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |m: web_sys::MessageEvent| {
+                if let Some((s, lang)) = m.data().as_string().as_deref().and_then(parse) {
+                    if s < STEPS.len() {
+                        step.set(Some(s));
+                        i18n.set_lang(lang);
+                    }
                 }
-            }
-        });
+            });
         channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         let _ = channel.post_message(&JsValue::from_str("hello"));
         let parts = StoredValue::new_local((channel, on_message));

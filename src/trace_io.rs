@@ -47,7 +47,8 @@ pub fn import(text: &str) -> Result<Sim, String> {
         Sim::check(&trace.scenario).map_err(|e| e.to_string())?;
         let mut sim = Sim::new(trace.scenario.clone());
         for (i, a) in trace.actions.iter().enumerate() {
-            sim.act(a.clone()).map_err(|e| format!("action {}: {e}", i + 1))?;
+            sim.act(a.clone())
+                .map_err(|e| format!("action {}: {e}", i + 1))?;
         }
         if sim.world.counters() != trace.final_counters {
             return Err("the replay does not end with the trace's final_counters".into());
@@ -74,8 +75,11 @@ pub fn TraceIo() -> impl IntoView {
     let test_href = move || {
         trace.with(|t| {
             t.as_ref().map(|t| {
-                data_url(&to_rust_test(t, "replays_the_playground_run"))
-                    .replacen("application/json", "text/x-rust", 1)
+                data_url(&to_rust_test(t, "replays_the_playground_run")).replacen(
+                    "application/json",
+                    "text/x-rust",
+                    1,
+                )
             })
         })
     };
@@ -90,14 +94,18 @@ pub fn TraceIo() -> impl IntoView {
         else {
             return;
         };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
         input.set_value("");
         leptos::task::spawn_local(async move {
             let text = wasm_bindgen_futures::JsFuture::from(file.text())
                 .await
                 .ok()
                 .and_then(|v| v.as_string());
-            let result = text.ok_or_else(|| "the file could not be read".to_string()).and_then(|t| import(&t));
+            let result = text
+                .ok_or_else(|| "the file could not be read".to_string())
+                .and_then(|t| import(&t));
             match result {
                 Ok(sim) => {
                     ctl.replace(sim);
@@ -159,7 +167,9 @@ mod tests {
         let mut s = outbox_model::preset("canon-dual-write").unwrap();
         s.workload.tasks = 2;
         let mut t = trace_of(&Sim::new(s)).unwrap();
-        t.actions.push(Action::Kill { process: "nobody".into() });
+        t.actions.push(Action::Kill {
+            process: "nobody".into(),
+        });
         assert!(import(&t.to_json()).is_err());
         t.actions.clear();
         t.final_counters.lost = 7;

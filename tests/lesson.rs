@@ -19,8 +19,16 @@ async fn session(width: u32, height: u32) -> (Client, String) {
     (connect(&webdriver, width, height, &[]).await, page)
 }
 
-async fn attr(client: &Client, testid: &str, name: &str) -> Result<Option<String>, fantoccini::error::CmdError> {
-    client.find(Locator::Css(&css(testid))).await?.attr(name).await
+async fn attr(
+    client: &Client,
+    testid: &str,
+    name: &str,
+) -> Result<Option<String>, fantoccini::error::CmdError> {
+    client
+        .find(Locator::Css(&css(testid)))
+        .await?
+        .attr(name)
+        .await
 }
 
 async fn wait_attr(client: &Client, testid: &str, name: &str, want: &str, secs: u64) -> TestResult {
@@ -38,14 +46,20 @@ async fn wait_attr(client: &Client, testid: &str, name: &str, want: &str, secs: 
 }
 
 async fn reached(client: &Client) -> Result<bool, fantoccini::error::CmdError> {
-    Ok(attr(client, "lesson-goal", "data-reached").await?.as_deref() == Some("true"))
+    Ok(attr(client, "lesson-goal", "data-reached")
+        .await?
+        .as_deref()
+        == Some("true"))
 }
 
 /// Opens a step from the step list and waits until the page shows it.
 async fn goto_step(client: &Client, id: &str) -> TestResult {
     click(client, &format!("lesson-nav-{id}")).await?;
     wait_attr(client, "lesson-step", "data-step", id, 10).await?;
-    assert!(!reached(client).await?, "{id}: the goal holds before anything was done");
+    assert!(
+        !reached(client).await?,
+        "{id}: the goal holds before anything was done"
+    );
     Ok(())
 }
 
@@ -61,7 +75,10 @@ async fn predict(client: &Client, guess: &str, actual: &str) -> TestResult {
     set_value(client, "speed", "5").await?;
     click(client, "play").await?;
     wait_attr(client, "predict", "data-state", "Paused", 30).await?;
-    assert!(!reached(client).await?, "reached while paused before the kill");
+    assert!(
+        !reached(client).await?,
+        "reached while paused before the kill"
+    );
     click(client, &format!("guess-{guess}")).await?;
     click(client, "reveal").await?;
     wait_finished(client, 60).await?;
@@ -84,7 +101,10 @@ async fn the_guided_path_is_walked_through_the_controls() {
         goto_step(&client, "canon-dual").await?;
         run_to_end(&client).await?;
         assert_reached(&client, "canon-dual").await?;
-        assert_eq!(text_of(&client, "canon-line").await?, "bazada 100, navbatda 90");
+        assert_eq!(
+            text_of(&client, "canon-line").await?,
+            "bazada 100, navbatda 90"
+        );
 
         goto_step(&client, "canon-outbox").await?;
         run_to_end(&client).await?;
@@ -142,7 +162,10 @@ async fn the_guided_path_is_walked_through_the_controls() {
         // Cleanup: the by-age cleaner loses events (goal not reached), the lesson's does not.
         goto_step(&client, "cleanup").await?;
         run_to_end(&client).await?;
-        assert!(!reached(&client).await?, "the by-age cleaner reached the goal");
+        assert!(
+            !reached(&client).await?,
+            "the by-age cleaner reached the goal"
+        );
         assert_ne!(counter(&client, "lost").await?, "0");
         click(&client, "variant-cleaner-published-only").await?;
         run_to_end(&client).await?;
@@ -179,9 +202,14 @@ async fn the_guided_path_is_walked_through_the_controls() {
         open(&client, &page).await?;
         let again = text_of(&client, "progress-done").await?;
         assert!(again.contains(&all), "after a reload: {again}");
-        let export = attr(&client, "progress-export", "href").await?.unwrap_or_default();
+        let export = attr(&client, "progress-export", "href")
+            .await?
+            .unwrap_or_default();
         assert!(export.starts_with("data:application/json"), "{export}");
-        assert!(export.contains("inbox-own-tx"), "the export lists the done steps");
+        assert!(
+            export.contains("inbox-own-tx"),
+            "the export lists the done steps"
+        );
         click(&client, "progress-reset").await?;
         let reset = text_of(&client, "progress-done").await?;
         assert!(reset.starts_with("0 "), "after reset: {reset}");
@@ -218,12 +246,25 @@ async fn exercises_match_the_lessons_output() {
         click(&client, "tab-exercises").await?;
 
         // Exercise 1: wrong answers are marked wrong, right ones right.
-        for (i, a) in ["double", "tranzaksiya", "relay", "NOWAIT", "inbox"].iter().enumerate() {
+        for (i, a) in ["double", "tranzaksiya", "relay", "NOWAIT", "inbox"]
+            .iter()
+            .enumerate()
+        {
             set_value(&client, &format!("blank-{i}"), a).await?;
         }
         click(&client, "blanks-check").await?;
-        assert_eq!(attr(&client, "blank-0-result", "data-right").await?.as_deref(), Some("false"));
-        assert_eq!(attr(&client, "blank-3-result", "data-right").await?.as_deref(), Some("false"));
+        assert_eq!(
+            attr(&client, "blank-0-result", "data-right")
+                .await?
+                .as_deref(),
+            Some("false")
+        );
+        assert_eq!(
+            attr(&client, "blank-3-result", "data-right")
+                .await?
+                .as_deref(),
+            Some("false")
+        );
         set_value(&client, "blank-0", "dual").await?;
         set_value(&client, "blank-3", "skip locked").await?;
         click(&client, "blanks-check").await?;
@@ -242,7 +283,10 @@ async fn exercises_match_the_lessons_output() {
                 "3-hodisa urinishlari: 2",
             ]
         );
-        assert_eq!(attr(&client, "ex2-verdict", "data-match").await?.as_deref(), Some("true"));
+        assert_eq!(
+            attr(&client, "ex2-verdict", "data-match").await?.as_deref(),
+            Some("true")
+        );
 
         // Exercise 3, the lesson's expected console (§9), and the balance.
         click(&client, "ex3-run").await?;
@@ -256,7 +300,10 @@ async fn exercises_match_the_lessons_output() {
             ]
         );
         assert_eq!(text_of(&client, "ex3-balance").await?, "50000");
-        assert_eq!(attr(&client, "ex3-verdict", "data-match").await?.as_deref(), Some("true"));
+        assert_eq!(
+            attr(&client, "ex3-verdict", "data-match").await?.as_deref(),
+            Some("true")
+        );
 
         // The exercise loads into the playground, where the model agrees.
         click(&client, "ex3-load").await?;
@@ -266,15 +313,24 @@ async fn exercises_match_the_lessons_output() {
         // The quiz: a wrong answer is explained as wrong, the right one as right.
         click(&client, "tab-quiz").await?;
         click(&client, "answer-q2-0").await?;
-        assert_eq!(attr(&client, "why-q2", "data-right").await?.as_deref(), Some("false"));
+        assert_eq!(
+            attr(&client, "why-q2", "data-right").await?.as_deref(),
+            Some("false")
+        );
         click(&client, "answer-q2-1").await?;
-        assert_eq!(attr(&client, "why-q2", "data-right").await?.as_deref(), Some("true"));
+        assert_eq!(
+            attr(&client, "why-q2", "data-right").await?.as_deref(),
+            Some("true")
+        );
         Ok(())
     })
     .await;
 }
 
-async fn lines_of(client: &Client, testid: &str) -> Result<Vec<String>, fantoccini::error::CmdError> {
+async fn lines_of(
+    client: &Client,
+    testid: &str,
+) -> Result<Vec<String>, fantoccini::error::CmdError> {
     let mut out = Vec::new();
     for el in client.find_all(Locator::Css(&css(testid))).await? {
         out.push(el.text().await?);
@@ -283,7 +339,11 @@ async fn lines_of(client: &Client, testid: &str) -> Result<Vec<String>, fantocci
 }
 
 async fn press(client: &Client, key: &str) -> TestResult {
-    client.find(Locator::Css("body")).await?.send_keys(key).await?;
+    client
+        .find(Locator::Css("body"))
+        .await?
+        .send_keys(key)
+        .await?;
     tokio::time::sleep(Duration::from_millis(150)).await;
     Ok(())
 }
@@ -298,7 +358,9 @@ async fn presenter_mode_runs_from_the_keyboard() {
         let main = client.window().await?;
         let notes = client.new_window(false).await?.handle;
         client.switch_to_window(notes.clone()).await?;
-        client.goto(&format!("{}/?notes", page.trim_end_matches('/'))).await?;
+        client
+            .goto(&format!("{}/?notes", page.trim_end_matches('/')))
+            .await?;
         client.switch_to_window(main.clone()).await?;
         client.goto(&url).await?;
         client
@@ -307,12 +369,20 @@ async fn presenter_mode_runs_from_the_keyboard() {
             .for_element(Locator::Css(&css("presenter-keys")))
             .await?;
         assert_eq!(
-            client.find(Locator::Css("html")).await?.attr("data-presenter").await?.as_deref(),
+            client
+                .find(Locator::Css("html"))
+                .await?
+                .attr("data-presenter")
+                .await?
+                .as_deref(),
             Some(""),
             "?present turns presenter mode on"
         );
         // ?lang=en chooses English.
-        assert_eq!(text_of(&client, "lesson-step-of").await?.split(' ').next(), Some("Step"));
+        assert_eq!(
+            text_of(&client, "lesson-step-of").await?.split(' ').next(),
+            Some("Step")
+        );
 
         // PgDn twice: the third step; "." steps the model; space plays it to the end.
         press(&client, &WdKey::PageDown.to_string()).await?;
@@ -322,7 +392,11 @@ async fn presenter_mode_runs_from_the_keyboard() {
         wait_attr(&client, "lesson-step", "data-step", STEPS[1].id, 5).await?;
         let before = text_of(&client, "timeline-value").await?;
         press(&client, ".").await?;
-        assert_ne!(text_of(&client, "timeline-value").await?, before, "\".\" took no step");
+        assert_ne!(
+            text_of(&client, "timeline-value").await?,
+            before,
+            "\".\" took no step"
+        );
         set_value(&client, "speed", "7").await?;
         press(&client, " ").await?;
         wait_finished(&client, 60).await?;
@@ -354,7 +428,11 @@ async fn presenter_mode_runs_from_the_keyboard() {
         // Escape leaves presenter mode.
         press(&client, &WdKey::Escape.to_string()).await?;
         assert_eq!(
-            client.find(Locator::Css("html")).await?.attr("data-presenter").await?,
+            client
+                .find(Locator::Css("html"))
+                .await?
+                .attr("data-presenter")
+                .await?,
             None
         );
         Ok(())

@@ -17,10 +17,22 @@ async fn session(width: u32, height: u32) -> (Client, String) {
 }
 
 async fn attr(client: &Client, testid: &str, name: &str) -> Option<String> {
-    client.find(Locator::Css(&css(testid))).await.ok()?.attr(name).await.ok().flatten()
+    client
+        .find(Locator::Css(&css(testid)))
+        .await
+        .ok()?
+        .attr(name)
+        .await
+        .ok()
+        .flatten()
 }
 
-async fn wait_attr_some(client: &Client, testid: &str, name: &str, secs: u64) -> Result<String, String> {
+async fn wait_attr_some(
+    client: &Client,
+    testid: &str,
+    name: &str,
+    secs: u64,
+) -> Result<String, String> {
     let deadline = Instant::now() + Duration::from_secs(secs);
     loop {
         if let Some(v) = attr(client, testid, name).await.filter(|v| !v.is_empty()) {

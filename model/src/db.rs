@@ -1070,10 +1070,14 @@ impl Db {
         }
         // First wait for anyone else holding a qualifying row, then take them all.
         for s in &self.inbox {
-            if s.xmin != 0 && self.committed(s.xmin) && s.ishlangan_vaqt < cutoff {
-                if s.xmax != 0 && s.xmax != tx && self.is_open(s.xmax) {
-                    return Exec::Blocked(s.xmax);
-                }
+            if s.xmin != 0
+                && self.committed(s.xmin)
+                && s.ishlangan_vaqt < cutoff
+                && s.xmax != 0
+                && s.xmax != tx
+                && self.is_open(s.xmax)
+            {
+                return Exec::Blocked(s.xmax);
             }
         }
         let mut n = 0;
@@ -1486,7 +1490,11 @@ impl Db {
         // Open transactions, in the order of the names the world gives them.
         let mut fed = 0;
         let listed = open.filter_map(|t| self.w(t));
-        let rest = self.work.iter().map(|b| &**b).filter(|w| tx_name(w.tx) > u32::MAX as u64);
+        let rest = self
+            .work
+            .iter()
+            .filter(|w| tx_name(w.tx) > u32::MAX as u64)
+            .map(|w| &**w);
         for w in listed.chain(rest) {
             fed += 1;
             h.write_u64(tx_name(w.tx));
@@ -1581,6 +1589,30 @@ impl Db {
                 h.write_u32(e.0);
             }
         }
+    }
+}
+
+// ----- reading for the page ---------------------------------------------------------
+
+impl Db {
+    /// Whether the transaction that wrote a row (`xmin`) has committed.
+    pub fn xmin_committed(&self, xmin: TxId) -> bool {
+        self.committed(xmin)
+    }
+
+    /// The inbox rows ever inserted, newest event last: (event, `ishlangan_vaqt`,
+    /// committed). Rows of a rolled-back transaction are not listed.
+    pub fn inbox_rows(&self) -> impl DoubleEndedIterator<Item = (EventId, u64, bool)> + '_ {
+        self.inbox
+            .iter()
+            .enumerate()
+            .filter(move |(_, s)| s.xmin != 0 && self.status(s.xmin) != TxStatus::Aborted)
+            .map(move |(i, s)| (EventId(i as u32), s.ishlangan_vaqt, self.committed(s.xmin)))
+    }
+
+    /// The private version a lock holder has written but not committed, if any.
+    pub fn pending_data(&self, idx: u32) -> Option<OutboxData> {
+        self.pending.get(&idx).copied()
     }
 }
 
@@ -1738,28 +1770,5 @@ mod tests {
         assert_eq!(visible, vec![1]); // only id 2 (index 1) is visible so far
         db.commit(slow);
         assert_eq!(db.unpublished_ids().collect::<Vec<_>>(), vec![0, 1]);
-    }
-}
-
-// ----- reading for the page ---------------------------------------------------------
-
-impl Db {
-    /// Whether the transaction that wrote a row (`xmin`) has committed.
-    pub fn xmin_committed(&self, xmin: TxId) -> bool {
-        self.committed(xmin)
-    }
-
-    /// The inbox rows ever inserted, newest event last: (event, `ishlangan_vaqt`,
-    /// committed). Rows of a rolled-back transaction are not listed.
-    pub fn inbox_rows(&self) -> impl DoubleEndedIterator<Item = (EventId, u64, bool)> + '_ {
-        self.inbox.iter().enumerate().filter_map(move |(i, s)| {
-            (s.xmin != 0 && self.status(s.xmin) != TxStatus::Aborted)
-                .then(|| (EventId(i as u32), s.ishlangan_vaqt, self.committed(s.xmin)))
-        })
-    }
-
-    /// The private version a lock holder has written but not committed, if any.
-    pub fn pending_data(&self, idx: u32) -> Option<OutboxData> {
-        self.pending.get(&idx).copied()
     }
 }

@@ -652,11 +652,21 @@ pub fn hash128(bytes: &[u8]) -> u128 {
         u64::from_le_bytes(b)
     };
     let (mut a, mut b) = (0x243F_6A88_85A3_08D3u64, 0x1319_8A2E_0370_7344u64);
-    for c in bytes.chunks(16) {
-        let x = word(&c[..c.len().min(8)]);
-        let y = if c.len() > 8 { word(&c[8..]) } else { 0 };
+    let mut round = |x: u64, y: u64| {
         a = fold_mul(x ^ S[0] ^ a, y ^ S[1]);
         b = fold_mul(x ^ S[2], y ^ S[3] ^ b.rotate_left(29));
+    };
+    let mut chunks = bytes.chunks_exact(16);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c[..8].try_into().expect("8 bytes"));
+        let y = u64::from_le_bytes(c[8..].try_into().expect("8 bytes"));
+        round(x, y);
+    }
+    let c = chunks.remainder();
+    if !c.is_empty() {
+        let x = word(&c[..c.len().min(8)]);
+        let y = if c.len() > 8 { word(&c[8..]) } else { 0 };
+        round(x, y);
     }
     let n = bytes.len() as u64;
     let a = fold_mul(a ^ n ^ S[1], S[0] ^ b.rotate_left(17));
@@ -697,15 +707,14 @@ fn key_of(w: &World, order: &[usize], buf: &mut Vec<u8>) -> u128 {
     hash128(buf)
 }
 
-/// A relay's own state, for ordering symmetric relays.
-fn local_hash(p: &Proc, buf: &mut Vec<u8>) -> u128 {
+/// A relay's own state as bytes, for ordering symmetric relays.
+fn local_bytes(p: &Proc, buf: &mut Vec<u8>) {
     use std::hash::Hash;
     buf.clear();
     let mut h = KeyBytes { buf };
     h.write_u8(p.alive as u8 | (p.tx.is_some() as u8) << 1 | (p.blocked.is_some() as u8) << 2);
     h.write_u64(p.pc.code());
     p.mem.hash(&mut h);
-    hash128(buf)
 }
 
 /// The search. Make one with [`Explorer::new`] (every schedule, kills anywhere) or
@@ -733,6 +742,8 @@ pub struct Explorer {
     order: std::cell::RefCell<Vec<usize>>,
     /// The key's bytes, reused.
     buf: std::cell::RefCell<Vec<u8>>,
+    /// Each relay's own state's bytes, reused.
+    locals: std::cell::RefCell<Vec<Vec<u8>>>,
     seen: BTreeMap<u128, u32>,
     parent: Vec<u32>,
     via: Vec<Choice>,
@@ -836,6 +847,7 @@ impl Explorer {
                 .collect(),
             order: std::cell::RefCell::new((0..w.procs.len()).collect()),
             buf: std::cell::RefCell::new(Vec::with_capacity(4096)),
+            locals: std::cell::RefCell::new(vec![Vec::with_capacity(256); w.procs.len()]),
             seen: BTreeMap::new(),
             parent: Vec::new(),
             via: Vec::new(),
@@ -973,20 +985,25 @@ impl Explorer {
 
     /// The key of a state. Relays share one program and one configuration, so states
     /// that differ only by which relay is which are one state: the relays are fed in the
-    /// order of their own states' hashes (relays whose own states are equal hold no row
-    /// and no lock, so their order changes nothing).
+    /// order of their own states (relays whose own states are equal hold no row and no
+    /// lock, so their order changes nothing).
     fn key(&self, w: &World) -> u128 {
         let mut order = self.order.borrow_mut();
         let mut buf = self.buf.borrow_mut();
-        if self.reduce && self.relays.len() >= 2 {
-            let mut hs: Vec<(u128, usize)> = self
-                .relays
-                .iter()
-                .map(|&i| (local_hash(&w.procs[i], &mut buf), i))
-                .collect();
-            hs.sort_unstable();
+        let n = self.relays.len();
+        if self.reduce && n >= 2 {
+            // Relays ordered by their own states' bytes (ties keep their places).
+            let mut locals = self.locals.borrow_mut();
+            for (k, &i) in self.relays.iter().enumerate() {
+                local_bytes(&w.procs[i], &mut locals[k]);
+            }
+            let mut by = [0usize; 64];
+            for (k, b) in by[..n].iter_mut().enumerate() {
+                *b = k;
+            }
+            by[..n].sort_by(|&x, &y| locals[x].cmp(&locals[y]));
             for (k, &r) in self.relays.iter().enumerate() {
-                order[r] = hs[k].1;
+                order[r] = self.relays[by[k]];
             }
         }
         key_of(w, &order, &mut buf)
@@ -1115,8 +1132,14 @@ impl Explorer {
         } else {
             let lost_before = w.auditor.count(Class::Lost);
             let violations_before = w.violations.len();
-            for &c in &choices {
-                let mut n = w.clone();
+            let mut parent = Some(w);
+            for (k, &c) in choices.iter().enumerate() {
+                // The last choice takes the parent's world itself.
+                let mut n = if k + 1 == choices.len() {
+                    parent.take().expect("parent world")
+                } else {
+                    parent.as_ref().expect("parent world").clone()
+                };
                 for a in self.actions_of(c) {
                     let r = n.apply(a);
                     debug_assert!(r.is_ok(), "{r:?}");
@@ -1417,4 +1440,17 @@ pub fn crash_cell(design: Design, row: (ProcKind, Step)) -> Cell {
             e.cell()
         }
     }
+}
+
+/// The case (outbox + inbox, 3 tasks × 2 relays × 1 worker, ≤2 kills) run in
+/// slices of `slice` states, as a page would; returns the number of states. Exported only
+/// with the `wasm-bench` feature, to time the explorer in wasm (examples/explore_wasm.mjs).
+#[cfg(feature = "wasm-bench")]
+#[no_mangle]
+pub extern "C" fn explore_states(slice: u32) -> u64 {
+    let b = Bounds::default();
+    let s = Design::OutboxInbox.scenario(&b);
+    let mut e = Explorer::new(&s, &b);
+    while !e.run_slice(slice.max(1) as usize) {}
+    e.states()
 }

@@ -91,23 +91,125 @@ pub struct LessonStep {
 
 /// The path, in the lesson's order.
 pub const STEPS: &[LessonStep] = &[
-    LessonStep { id: "lose-dual", section: "1", goal: Goal::LoseAnEvent, predict: None, variants: &[] },
-    LessonStep { id: "canon-dual", section: "2", goal: Goal::CanonDualWrite, predict: None, variants: &[] },
-    LessonStep { id: "canon-outbox", section: "2", goal: Goal::CanonOutbox, predict: None, variants: &[] },
-    LessonStep { id: "outbox-try", section: "3", goal: Goal::OutboxKeepsEvents, predict: None, variants: &[] },
-    LessonStep { id: "rollback", section: "3.2", goal: Goal::RolledBackTogether, predict: None, variants: &[] },
-    LessonStep { id: "app-role", section: "3.1", goal: Goal::RoleDenied, predict: None, variants: &[] },
-    LessonStep { id: "relay-twice", section: "4.2", goal: Goal::RelaySendsTwice, predict: None, variants: &[] },
-    LessonStep { id: "two-relays", section: "4.1", goal: Goal::TwoRelaysOnce, predict: None, variants: &[] },
-    LessonStep { id: "no-skip-locked", section: "4.1", goal: Goal::SkipLockedOff, predict: None, variants: &["two-relays-wait", "two-relays-nowait", "two-relays-no-lock"] },
-    LessonStep { id: "why-inside", section: "4.2", goal: Goal::PublishOutsideLoses, predict: Some(Outcome::Lost), variants: &[] },
-    LessonStep { id: "cdc", section: "4.3", goal: Goal::CdcSurvivesKill, predict: None, variants: &[] },
-    LessonStep { id: "cleanup", section: "7", goal: Goal::CleanerKeepsUnpublished, predict: None, variants: &["cleaner-by-age", "cleaner-published-only"] },
-    LessonStep { id: "at-most-once", section: "5", goal: Goal::AtMostOnceLoses, predict: Some(Outcome::Lost), variants: &[] },
-    LessonStep { id: "at-least-once", section: "5", goal: Goal::AtLeastOnceDuplicates, predict: Some(Outcome::Duplicate), variants: &[] },
-    LessonStep { id: "effectively-once", section: "5", goal: Goal::EffectivelyOnce, predict: Some(Outcome::Fine), variants: &[] },
-    LessonStep { id: "inbox-three", section: "6", goal: Goal::OneEffectOfThree, predict: Some(Outcome::Fine), variants: &[] },
-    LessonStep { id: "inbox-own-tx", section: "6", goal: Goal::InboxOwnTxBreaks, predict: None, variants: &[] },
+    LessonStep {
+        id: "lose-dual",
+        section: "1",
+        goal: Goal::LoseAnEvent,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "canon-dual",
+        section: "2",
+        goal: Goal::CanonDualWrite,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "canon-outbox",
+        section: "2",
+        goal: Goal::CanonOutbox,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "outbox-try",
+        section: "3",
+        goal: Goal::OutboxKeepsEvents,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "rollback",
+        section: "3.2",
+        goal: Goal::RolledBackTogether,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "app-role",
+        section: "3.1",
+        goal: Goal::RoleDenied,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "relay-twice",
+        section: "4.2",
+        goal: Goal::RelaySendsTwice,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "two-relays",
+        section: "4.1",
+        goal: Goal::TwoRelaysOnce,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "no-skip-locked",
+        section: "4.1",
+        goal: Goal::SkipLockedOff,
+        predict: None,
+        variants: &["two-relays-wait", "two-relays-nowait", "two-relays-no-lock"],
+    },
+    LessonStep {
+        id: "why-inside",
+        section: "4.2",
+        goal: Goal::PublishOutsideLoses,
+        predict: Some(Outcome::Lost),
+        variants: &[],
+    },
+    LessonStep {
+        id: "cdc",
+        section: "4.3",
+        goal: Goal::CdcSurvivesKill,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "cleanup",
+        section: "7",
+        goal: Goal::CleanerKeepsUnpublished,
+        predict: None,
+        variants: &["cleaner-by-age", "cleaner-published-only"],
+    },
+    LessonStep {
+        id: "at-most-once",
+        section: "5",
+        goal: Goal::AtMostOnceLoses,
+        predict: Some(Outcome::Lost),
+        variants: &[],
+    },
+    LessonStep {
+        id: "at-least-once",
+        section: "5",
+        goal: Goal::AtLeastOnceDuplicates,
+        predict: Some(Outcome::Duplicate),
+        variants: &[],
+    },
+    LessonStep {
+        id: "effectively-once",
+        section: "5",
+        goal: Goal::EffectivelyOnce,
+        predict: Some(Outcome::Fine),
+        variants: &[],
+    },
+    LessonStep {
+        id: "inbox-three",
+        section: "6",
+        goal: Goal::OneEffectOfThree,
+        predict: Some(Outcome::Fine),
+        variants: &[],
+    },
+    LessonStep {
+        id: "inbox-own-tx",
+        section: "6",
+        goal: Goal::InboxOwnTxBreaks,
+        predict: None,
+        variants: &[],
+    },
 ];
 
 /// The step with this id.
@@ -301,9 +403,7 @@ pub fn reached(goal: Goal, w: &World) -> bool {
                 && c.events_in_outbox > 0
                 && c.lost == 0
         }
-        Goal::AtMostOnceLoses => {
-            done && w.cfg.relay.mode == RelayMode::MarkFirst && c.lost >= 1
-        }
+        Goal::AtMostOnceLoses => done && w.cfg.relay.mode == RelayMode::MarkFirst && c.lost >= 1,
         Goal::AtLeastOnceDuplicates => {
             done && w.cfg.worker == WorkerMode::NoInbox && c.duplicate_effects >= 1
         }
@@ -316,9 +416,7 @@ pub fn reached(goal: Goal, w: &World) -> bool {
         Goal::OneEffectOfThree => {
             done && c.deliveries >= 3 && c.effects == 1 && c.balance == 50_000
         }
-        Goal::InboxOwnTxBreaks => {
-            done && w.cfg.worker == WorkerMode::InboxOwnTx && c.lost >= 1
-        }
+        Goal::InboxOwnTxBreaks => done && w.cfg.worker == WorkerMode::InboxOwnTx && c.lost >= 1,
     }
 }
 
@@ -383,7 +481,12 @@ pub fn exercise_2_output() -> Vec<String> {
         .take(3)
         .map(|p| format!("{{ tarqatildi: {}, xato: {} }}", p.tarqatildi, p.xato))
         .collect();
-    let order: Vec<String> = w.queue.created_order.iter().map(|e| e.0.to_string()).collect();
+    let order: Vec<String> = w
+        .queue
+        .created_order
+        .iter()
+        .map(|e| e.0.to_string())
+        .collect();
     out.push(format!("navbat: {}", order.join(", ")));
     let tries = w.db.event_row(EventId(3)).map_or(0, |r| r.data.urinishlar);
     out.push(format!("3-hodisa urinishlari: {tries}"));

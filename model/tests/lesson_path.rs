@@ -30,7 +30,11 @@ fn every_goal_fails_at_the_start_and_is_reached_by_its_solution() {
     for st in STEPS {
         let s = lesson::scenario(st.goal);
         let w = world_of(&s);
-        assert!(!lesson::reached(st.goal, &w), "{}: reached before anything ran", st.id);
+        assert!(
+            !lesson::reached(st.goal, &w),
+            "{}: reached before anything ran",
+            st.id
+        );
 
         let mut w = world_of(&s);
         w.run(s.max_ticks);
@@ -44,10 +48,16 @@ fn every_goal_fails_at_the_start_and_is_reached_by_its_solution() {
         let (s, actions) = lesson::solution(st.goal);
         let mut w = world_of(&s);
         for a in &actions {
-            w.apply(a).unwrap_or_else(|e| panic!("{}: {a:?}: {e}", st.id));
+            w.apply(a)
+                .unwrap_or_else(|e| panic!("{}: {a:?}: {e}", st.id));
         }
         w.run(s.max_ticks);
-        assert!(lesson::reached(st.goal, &w), "{}: the solution did not reach the goal: {:?}", st.id, w.counters());
+        assert!(
+            lesson::reached(st.goal, &w),
+            "{}: the solution did not reach the goal: {:?}",
+            st.id,
+            w.counters()
+        );
         assert!(w.violations.is_empty(), "{}: {:?}", st.id, w.violations);
         if let Some(p) = st.predict {
             assert_eq!(Outcome::of(&w), p, "{}: the prediction's answer", st.id);
@@ -58,7 +68,11 @@ fn every_goal_fails_at_the_start_and_is_reached_by_its_solution() {
 #[test]
 fn step_ids_are_unique_and_variants_exist() {
     for (i, a) in STEPS.iter().enumerate() {
-        assert!(STEPS[i + 1..].iter().all(|b| b.id != a.id), "{} twice", a.id);
+        assert!(
+            STEPS[i + 1..].iter().all(|b| b.id != a.id),
+            "{} twice",
+            a.id
+        );
         for v in a.variants {
             assert!(outbox_model::preset(v).is_some(), "{}: no preset {v}", a.id);
         }
@@ -80,7 +94,11 @@ fn a_wrong_move_does_not_reach_the_goal() {
     })
     .unwrap();
     w.run(s.max_ticks);
-    assert!(!lesson::reached(Goal::LoseAnEvent, &w), "{:?}", w.counters());
+    assert!(
+        !lesson::reached(Goal::LoseAnEvent, &w),
+        "{:?}",
+        w.counters()
+    );
     // Under the outbox, two kills are not three different steps.
     let s = lesson::scenario(Goal::OutboxKeepsEvents);
     let mut w = world_of(&s);
@@ -108,7 +126,10 @@ fn exercise_1_blanks_accept_both_spellings() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    assert_eq!(lesson::check_blanks(&mixed), vec![false, true, false, false, false]);
+    assert_eq!(
+        lesson::check_blanks(&mixed),
+        vec![false, true, false, false, false]
+    );
     assert_eq!(lesson::check_blanks(&[]), vec![false; 5]);
 }
 

@@ -187,7 +187,7 @@ fn Claims() -> impl IntoView {
             <p>{bounds}</p>
             <button type="button" data-testid="proof-run" disabled=move || running.get() on:click=start>{tr(Key::ProofRun)}</button>
             <p data-testid="proof-progress" aria-live="polite">{rate}</p>
-            <div class="proof__scroll">
+            <div class="proof__scroll" tabindex="0" role="region" aria-label=tr(Key::MatrixHeading)>
                 <table class="proof__table">
                     <thead><tr><th></th>{Property::all().into_iter().map(|p| view! { <th scope="col"><code>{p.name()}</code></th> }).collect_view()}</tr></thead>
                     <tbody>{rows}</tbody>
@@ -304,7 +304,7 @@ fn Matrix() -> impl IntoView {
             <p data-testid="matrix-progress" aria-live="polite">
                 {move || started.get().then(|| i18n.t(Key::MatrixProgress).replace("{n}", &done().to_string()).replace("{m}", &n.to_string()))}
             </p>
-            <div class="proof__scroll">
+            <div class="proof__scroll" tabindex="0" role="region" aria-label=tr(Key::MatrixHeading)>
                 <table class="matrix__table" data-testid="matrix">
                     <thead>
                         <tr>

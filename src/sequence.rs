@@ -197,7 +197,7 @@ pub fn Sequence() -> impl IntoView {
                     {tr(Key::SeqExport)}
                 </a>
             </div>
-            <div class="sequence__scroll" data-testid="sequence-svg" inner_html=move || drawing.get()></div>
+            <div class="sequence__scroll" tabindex="0" role="region" aria-labelledby="sequence-heading" data-testid="sequence-svg" inner_html=move || drawing.get()></div>
         </section>
     }
 }

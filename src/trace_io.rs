@@ -161,6 +161,27 @@ mod tests {
     }
 
     #[test]
+    fn a_playground_run_becomes_a_rust_test_text() {
+        // The page's runs hold armed kills and scheduler ticks, not only steps and kills:
+        // the generator writes those as JSON actions (it once panicked on them).
+        let mut s = outbox_model::preset("canon-dual-write").unwrap();
+        s.workload.tasks = 4;
+        let mut sim = Sim::new(s);
+        sim.act(Action::ArmKill {
+            process: "api".into(),
+            step: outbox_model::Step::QueueAdd,
+            when: outbox_model::scenario::When::Nth { n: 1 },
+            times: Some(1),
+        })
+        .unwrap();
+        sim.ticks(30);
+        let text = to_rust_test(&trace_of(&sim).unwrap(), "replays");
+        assert!(text.contains("fn replays()"));
+        assert!(text.contains("Action::Tick"));
+        assert!(text.contains("\"action\":\"arm_kill\""), "{text}");
+    }
+
+    #[test]
     fn bad_files_say_why() {
         assert!(import("not json").unwrap_err().starts_with("not JSON"));
         assert!(import("[1, 2]").unwrap_err().contains("object"));

@@ -55,7 +55,10 @@ async fn reached(client: &Client) -> Result<bool, fantoccini::error::CmdError> {
 /// Opens a step from the step list and waits until the page shows it.
 async fn goto_step(client: &Client, id: &str) -> TestResult {
     click(client, &format!("lesson-nav-{id}")).await?;
-    wait_attr(client, "lesson-step", "data-step", id, 10).await?;
+    if let Err(e) = wait_attr(client, "lesson-step", "data-step", id, 10).await {
+        screenshot(client, &format!("lesson-stuck-{id}.png")).await?;
+        return Err(e);
+    }
     assert!(
         !reached(client).await?,
         "{id}: the goal holds before anything was done"
@@ -138,7 +141,8 @@ async fn the_guided_path_is_walked_through_the_controls() {
         goto_step(&client, "two-relays").await?;
         run_to_end(&client).await?;
         assert_reached(&client, "two-relays").await?;
-        assert_eq!(counter(&client, "queue_adds").await?, "200");
+        assert_eq!(counter(&client, "queue_jobs").await?, "200");
+        assert_eq!(counter(&client, "queue_dedup_hits").await?, "0");
 
         // SKIP LOCKED off through the modes panel: the lock-free SELECT (option 3).
         goto_step(&client, "no-skip-locked").await?;

@@ -396,7 +396,15 @@ pub fn to_rust_test(t: &Trace, test_name: &str) -> String {
             Action::Step { process } => ("Step", process),
             Action::Kill { process } => ("Kill", process),
             Action::Restart { process } => ("Restart", process),
-            _ => panic!("to_rust_test: only step, kill and restart actions"),
+            // Any other action (a playground run's armed kills, faults, operator
+            // actions) is written as its JSON, which the model reads back.
+            other => {
+                let json = serde_json::to_string(other).expect("actions serialise");
+                out.push_str(&format!(
+                    "        serde_json::from_str::<Action>(r#\"{json}\"#).expect(\"action\"),\n"
+                ));
+                continue;
+            }
         };
         out.push_str(&format!(
             "        Action::{variant} {{\n            process: {p:?}.into(),\n        }},\n"

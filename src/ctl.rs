@@ -31,7 +31,7 @@ pub struct Ctl {
     pub sim: StoredValue<Sim>,
     /// Bumped after every change of the world (every animation frame while playing).
     pub frame: RwSignal<u64>,
-    /// Bumped at most 4 times a second while playing, and after every single change when
+    /// Bumped at most twice a second while playing, and after every single change when
     /// not: everything but the counters, the timeline and the tokens follows this one.
     pub slow: RwSignal<u64>,
     /// Bumped when the scenario is replaced (the set of processes may change).

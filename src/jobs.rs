@@ -9,8 +9,8 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Milliseconds of model work per frame.
-pub const SLICE_MS: f64 = 8.0;
+/// Milliseconds of model work per frame (a 60 Hz frame is 16.7 ms: the rest draws).
+pub const SLICE_MS: f64 = 10.0;
 
 pub fn now_ms() -> f64 {
     web_sys::window()

@@ -22,7 +22,7 @@ use crate::sim::Sim;
 use crate::words::{proc_name, step_name};
 
 /// States explored between two looks at the clock.
-const CHUNK: usize = 256;
+const CHUNK: usize = 64;
 
 pub fn design_key(d: Design) -> Key {
     match d {

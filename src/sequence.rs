@@ -9,7 +9,7 @@ use outbox_model::world::{LogEntry, Note};
 use outbox_model::{Class, EventId, Step, World};
 
 use crate::course::data_url;
-use crate::ctl::use_ctl;
+use crate::ctl::{use_ctl, SPEEDS};
 use crate::i18n::{t, tr, use_i18n, Key, Lang};
 use crate::words::{proc_name, step_name};
 
@@ -183,10 +183,16 @@ pub fn svg(lang: Lang, w: &World) -> String {
 pub fn Sequence() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
-    let drawing = Memo::new(move |_| {
+    // Redrawn on every change when stepping, and not while the model runs faster than a
+    // reader could follow (the diagram would only cost frames).
+    let drawing = Memo::new(move |prev: Option<&String>| {
         ctl.slow.track();
         let lang = i18n.lang();
-        ctl.sim.with_value(|s| svg(lang, &s.world))
+        let fast = ctl.playing.get() && SPEEDS[ctl.speed.get().min(SPEEDS.len() - 1)] > 30;
+        match prev {
+            Some(p) if fast => p.clone(),
+            _ => ctl.sim.with_value(|s| svg(lang, &s.world)),
+        }
     });
     view! {
         <section class="sequence" data-testid="sequence" aria-labelledby="sequence-heading">

@@ -64,28 +64,51 @@ pub fn import(text: &str) -> Result<Sim, String> {
     }
 }
 
+/// Points the clicked link at the file just made; the click then downloads it.
+fn set_href(ev: &leptos::ev::MouseEvent, url: String) {
+    if let Some(a) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    {
+        let _ = a.set_attribute("href", &url);
+    }
+}
+
 #[component]
 pub fn TraceIo() -> impl IntoView {
     let ctl = use_ctl();
-    let trace = Memo::new(move |_| {
+    // The run's length is cheap to follow; the files themselves are made only when a
+    // link is clicked (a big JSON string 4 times a second would cost frames).
+    let too_long = Memo::new(move |_| {
         ctl.slow.track();
-        ctl.sim.with_value(trace_of)
-    });
-    let trace_href = move || trace.with(|t| t.as_ref().map(|t| data_url(&t.to_json())));
-    let test_href = move || {
-        trace.with(|t| {
-            t.as_ref().map(|t| {
-                data_url(&to_rust_test(t, "replays_the_playground_run")).replacen(
-                    "application/json",
-                    "text/x-rust",
-                    1,
-                )
-            })
+        ctl.sim.with_value(|s| {
+            s.inputs()
+                .iter()
+                .map(|i| match i {
+                    Input::Ticks(n) => *n,
+                    Input::Act(_) => 1,
+                })
+                .sum::<u64>()
+                > MAX_TRACE_ACTIONS
         })
+    });
+    let trace_click = move |ev: leptos::ev::MouseEvent| match ctl.sim.with_value(trace_of) {
+        Some(t) => set_href(&ev, data_url(&t.to_json())),
+        None => ev.prevent_default(),
     };
-    let scenario_href = move || {
-        ctl.slow.track();
-        data_url(&ctl.sim.with_value(|s| s.scenario.to_json()))
+    let test_click = move |ev: leptos::ev::MouseEvent| match ctl.sim.with_value(trace_of) {
+        Some(t) => set_href(
+            &ev,
+            data_url(&to_rust_test(&t, "replays_the_playground_run")).replacen(
+                "application/json",
+                "text/x-rust",
+                1,
+            ),
+        ),
+        None => ev.prevent_default(),
+    };
+    let scenario_click = move |ev: leptos::ev::MouseEvent| {
+        set_href(&ev, data_url(&ctl.sim.with_value(|s| s.scenario.to_json())))
     };
     let on_file = move |ev: leptos::ev::Event| {
         let Some(input) = ev
@@ -127,15 +150,15 @@ pub fn TraceIo() -> impl IntoView {
         <div class="trace-io" data-testid="trace-io">
             <h3 class="proof__subheading">{tr(Key::IoHeading)}</h3>
             <div class="trace-io__row">
-                <a class="button" download="outbox-trace.json" data-testid="export-trace" href=trace_href>{tr(Key::IoTrace)}</a>
-                <a class="button" download="outbox_trace_test.rs" data-testid="export-test" href=test_href>{tr(Key::IoRustTest)}</a>
-                <a class="button" download="outbox-scenario.json" data-testid="export-scenario" href=scenario_href>{tr(Key::IoScenario)}</a>
+                <a class="button" download="outbox-trace.json" data-testid="export-trace" href="#" on:click=trace_click>{tr(Key::IoTrace)}</a>
+                <a class="button" download="outbox_trace_test.rs" data-testid="export-test" href="#" on:click=test_click>{tr(Key::IoRustTest)}</a>
+                <a class="button" download="outbox-scenario.json" data-testid="export-scenario" href="#" on:click=scenario_click>{tr(Key::IoScenario)}</a>
                 <label class="trace-io__import">
                     {tr(Key::IoImport)}
                     <input type="file" accept=".json,application/json" data-testid="import-file" on:change=on_file/>
                 </label>
             </div>
-            <Show when=move || trace.with(|t| t.is_none())>
+            <Show when=move || too_long.get()>
                 <p>{tr(Key::IoTooLong)}</p>
             </Show>
         </div>

@@ -271,5 +271,5 @@ async fn main() {
         eprintln!("page bench: budget broken: {}", broken.join("; "));
         std::process::exit(1);
     }
-    println!("page bench: first paint and DOM budgets met");
+    println!("page bench: first paint, DOM and explorer budgets met");
 }

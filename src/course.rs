@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ctl::{Ctl, Notice};
 use crate::i18n::Key;
+use crate::storage::storage;
 
 /// The saved progress, under a versioned key.
 pub const PROGRESS_KEY: &str = "outbox-playground/v1/lesson";
@@ -87,10 +88,6 @@ pub enum Predict {
     Guessed { guess: Outcome, revealing: bool },
     /// The run ended: the guess and what the model says happened.
     Revealed { guess: Outcome, actual: Outcome },
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
 }
 
 /// The saved progress: None when there is none, Err with the reason when it is corrupt.

@@ -16,8 +16,11 @@ use crate::proof::design_key;
 /// Steps per design per frame.
 const BEAT: usize = 8;
 
-/// The counters compared, by JSON name.
-const ROWS: [(&str, Key, fn(&Counters) -> u64); 6] = [
+/// A compared counter: its JSON name, its label, how to read it.
+type Row = (&'static str, Key, fn(&Counters) -> u64);
+
+/// The counters compared.
+const ROWS: [Row; 6] = [
     ("tasks_in_db", Key::LsTasks, |c| c.tasks_in_db),
     ("queue_jobs", Key::LsJobs, |c| c.queue_jobs),
     ("effects", Key::LsEffects, |c| c.effects),

@@ -174,17 +174,9 @@ fn play_loop(ctl: Ctl) {
 /// Space, `.`, `,`, `k`, `?` and Escape, unless the user is typing in a field.
 fn keyboard(ctl: Ctl) {
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
-        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        let Some(tag) = presenter::page_key_target(&e) else {
             return;
-        }
-        let tag = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|el| el.tag_name())
-            .unwrap_or_default();
-        if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
-            return;
-        }
+        };
         match e.key().as_str() {
             " " if tag != "BUTTON" => {
                 e.prevent_default();

@@ -33,19 +33,25 @@ pub fn url_param(name: &str) -> Option<String> {
     params.get(name)
 }
 
+/// The tag of the element a key went to, when the key is one for the page: no modifier,
+/// and not typed into a field. None otherwise.
+pub fn page_key_target(e: &web_sys::KeyboardEvent) -> Option<String> {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return None;
+    }
+    let tag = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| el.tag_name())
+        .unwrap_or_default();
+    (!matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA")).then_some(tag)
+}
+
 /// The keys of the lesson: PgDn/PgUp always, the guess and reveal keys while a guess is
 /// asked for, Escape to leave presenter mode.
 pub fn keys(course: Course) {
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
-        if e.ctrl_key() || e.meta_key() || e.alt_key() {
-            return;
-        }
-        let tag = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|el| el.tag_name())
-            .unwrap_or_default();
-        if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+        if page_key_target(&e).is_none() {
             return;
         }
         let guessing = course.predict.get_untracked() != crate::course::Predict::Off;

@@ -4,7 +4,8 @@
 /// Bump the version when [`crate::sim::Run`] changes incompatibly.
 pub const KEY: &str = "outbox-playground/v1/run";
 
-fn storage() -> Option<web_sys::Storage> {
+/// The page's localStorage, when the browser allows it.
+pub fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 

@@ -146,13 +146,7 @@ impl Course {
         let progress = match load_progress() {
             Some(Ok(p)) => p,
             Some(Err(why)) => {
-                if ctl.notice.get_untracked().is_none() {
-                    ctl.notice.set(Some(Notice {
-                        key: Key::NoticeBadSaved,
-                        why,
-                        error: true,
-                    }));
-                }
+                ctl.report_bad_saved(why);
                 Progress::default()
             }
             None => Progress::default(),

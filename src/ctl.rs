@@ -261,6 +261,17 @@ impl Ctl {
         self.sim.with_value(|s| link::fragment(&s.to_run()))
     }
 
+    /// Reports something saved that could not be read (unless a worse notice is up).
+    pub fn report_bad_saved(&self, why: String) {
+        if self.notice.get_untracked().is_none() {
+            self.notice.set(Some(Notice {
+                key: Key::NoticeBadSaved,
+                why,
+                error: true,
+            }));
+        }
+    }
+
     /// Keeps the run in localStorage (best effort: a full or blocked storage is ignored).
     pub fn save(&self) {
         let json = self.sim.with_value(|s| link::to_json(&s.to_run()));

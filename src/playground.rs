@@ -204,15 +204,7 @@ fn restore_settings(ctl: Ctl, i18n: crate::i18n::I18n) {
             }
             ctl.speed.set(s.speed.min(SPEEDS.len() - 1));
         }
-        Some(Err(why)) => {
-            if ctl.notice.get_untracked().is_none() {
-                ctl.notice.set(Some(Notice {
-                    key: Key::NoticeBadSaved,
-                    why,
-                    error: true,
-                }));
-            }
-        }
+        Some(Err(why)) => ctl.report_bad_saved(why),
         None => {}
     }
     Effect::new(move |_| {

@@ -4,9 +4,9 @@
 //! text is shown and downloaded.
 
 use leptos::prelude::*;
-use outbox_model::auditor::TaskRef;
+use outbox_model::view::{self, Trouble};
 use outbox_model::world::{LogEntry, Note};
-use outbox_model::{Class, EventId, Step, World};
+use outbox_model::{EventId, Step, World};
 
 use crate::course::data_url;
 use crate::ctl::{use_ctl, SPEEDS};
@@ -44,22 +44,14 @@ fn note_event(n: &Note) -> Option<EventId> {
     outbox_model::view::note_event(n)
 }
 
-/// How an event ended, for its colour: lost, acted on twice, delivered twice, phantom.
+/// An event's colour (a CSS class of the drawing), from how the model says it ended.
 fn event_class(w: &World, e: EventId) -> Option<&'static str> {
-    let life = w.auditor.life(e)?;
-    if life.class == Class::Lost {
-        Some("lost")
-    } else if life.class == Class::Aborted && life.deliveries > 0 {
-        Some("phantom")
-    } else if life.effects > 1 {
-        Some("dup-effect")
-    } else if life.deliveries > 1 || life.adds > 1 {
-        Some("dup")
-    } else if matches!(life.task, TaskRef::NotYet) && life.deliveries > 0 {
-        Some("phantom")
-    } else {
-        None
-    }
+    view::event_trouble(w, e).map(|t| match t {
+        Trouble::Lost => "lost",
+        Trouble::Phantom => "phantom",
+        Trouble::DuplicateEffect => "dup-effect",
+        Trouble::Duplicate => "dup",
+    })
 }
 
 fn esc(s: &str) -> String {

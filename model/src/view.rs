@@ -355,3 +355,35 @@ pub fn lifecycle(w: &World, e: EventId) -> Option<LifecycleView> {
 pub fn events_minted(w: &World) -> u32 {
     w.auditor.events_len() as u32
 }
+
+/// What went wrong with one event, for a drawing that colours it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trouble {
+    /// Committed, never acted on, and nothing can deliver it any more.
+    Lost,
+    /// Delivered for a task that never existed (or does not exist yet).
+    Phantom,
+    /// Its business action ran more than once.
+    DuplicateEffect,
+    /// Added or delivered more than once, acted on at most once.
+    Duplicate,
+}
+
+/// How an event ended, if badly (None: fine, or still on its way).
+pub fn event_trouble(w: &World, e: EventId) -> Option<Trouble> {
+    let life = w.auditor.life(e)?;
+    if life.class == Class::Lost {
+        Some(Trouble::Lost)
+    } else if life.class == Class::Aborted && life.deliveries > 0 {
+        Some(Trouble::Phantom)
+    } else if life.effects > 1 {
+        Some(Trouble::DuplicateEffect)
+    } else if life.deliveries > 1 || life.adds > 1 {
+        Some(Trouble::Duplicate)
+    } else if matches!(life.task, crate::auditor::TaskRef::NotYet) && life.deliveries > 0 {
+        Some(Trouble::Phantom)
+    } else {
+        None
+    }
+}

@@ -34,47 +34,32 @@ fn compare(d: Design, b: &Bounds) -> (u64, u64) {
     (rr.states, ur.states)
 }
 
-#[test]
-fn reductions_keep_every_outcome_one_relay() {
+/// Every design at these bounds (one worker), reduced against unreduced.
+fn compare_all(tasks: u32, relays: u8, max_kills: u32) {
     let b = Bounds {
-        tasks: 2,
-        relays: 1,
+        tasks,
+        relays,
         workers: 1,
-        max_kills: 1,
+        max_kills,
         max_depth: 200,
     };
     for d in Design::all() {
         let (r, u) = compare(d, &b);
         println!("{}: reduced {r} states, unreduced {u}", d.name());
     }
+}
+
+#[test]
+fn reductions_keep_every_outcome_one_relay() {
+    compare_all(2, 1, 1);
 }
 
 #[test]
 fn reductions_keep_every_outcome_two_relays_two_kills() {
-    let b = Bounds {
-        tasks: 1,
-        relays: 2,
-        workers: 1,
-        max_kills: 2,
-        max_depth: 200,
-    };
-    for d in Design::all() {
-        let (r, u) = compare(d, &b);
-        println!("{}: reduced {r} states, unreduced {u}", d.name());
-    }
+    compare_all(1, 2, 2);
 }
 
 #[test]
 fn reductions_keep_every_outcome_two_tasks_two_relays() {
-    let b = Bounds {
-        tasks: 2,
-        relays: 2,
-        workers: 1,
-        max_kills: 1,
-        max_depth: 200,
-    };
-    for d in Design::all() {
-        let (r, u) = compare(d, &b);
-        println!("{}: reduced {r} states, unreduced {u}", d.name());
-    }
+    compare_all(2, 2, 1);
 }

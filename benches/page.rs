@@ -235,11 +235,29 @@ async fn main() {
     };
     let (p50, p95, max) = stats(&f.intervals);
     let dropped = f.intervals.iter().filter(|&&d| d > 20.0).count();
+    // Where the frames fall: a budget miss reads differently when it is a few long frames
+    // (a heavy redraw) than when every frame sits at the display's 16.7 ms pace.
+    let edges = [8.0, 12.0, 16.0, 17.0, 20.0, 33.0, f64::INFINITY];
+    let mut from = 0.0;
+    let histogram: Vec<String> = edges
+        .iter()
+        .map(|&to| {
+            let n = f.intervals.iter().filter(|&&d| d >= from && d < to).count();
+            let label = if to.is_finite() {
+                format!("{from:.0}–{to:.0}")
+            } else {
+                format!("≥{from:.0}")
+            };
+            from = to;
+            format!("{label} ms: {n}")
+        })
+        .collect();
     println!("page bench: first contentful paint {fcp:.0} ms (budget {FCP_BUDGET_MS:.0})");
     println!(
         "page bench: {TASKS} tasks at full speed, {} frames while the model ran: frame time p50 {p50:.1} ms, p95 {p95:.1} ms (budget {P95_BUDGET_MS:.0}), max {max:.1} ms; {dropped} frames over 20 ms",
         f.intervals.len()
     );
+    println!("page bench: frame intervals: {}", histogram.join(", "));
     println!(
         "page bench: DOM at most {} nodes (budget < {DOM_BUDGET}); the model reached tick {} in {:.1} s of frames",
         f.dom_max,

@@ -34,6 +34,11 @@ pub struct Ctl {
     /// Bumped at most twice a second while playing, and after every single change when
     /// not: everything but the counters, the timeline and the tokens follows this one.
     pub slow: RwSignal<u64>,
+    /// The process cards' and the enabled buttons' share of `slow`, and the tables' and
+    /// the queue's: while playing, the three are bumped on three successive frames, so no
+    /// single frame redraws every heavy panel (see [`Ctl::changed_part`]).
+    slow_cards: RwSignal<u64>,
+    slow_tables: RwSignal<u64>,
     /// Bumped when the scenario is replaced (the set of processes may change).
     pub scenario_version: RwSignal<u64>,
     pub playing: RwSignal<bool>,
@@ -63,6 +68,8 @@ impl Ctl {
         let sim = StoredValue::new(sim);
         let frame = RwSignal::new(0u64);
         let slow = RwSignal::new(0u64);
+        let slow_cards = RwSignal::new(0u64);
+        let slow_tables = RwSignal::new(0u64);
         let counters = Memo::new(move |_| {
             frame.track();
             sim.with_value(|s| s.world.counters())
@@ -70,25 +77,27 @@ impl Ctl {
         // Process cards and the buttons they enable follow the slow signal: every change
         // when a user acts, a few times a second while playing.
         let procs = Memo::new(move |_| {
-            slow.track();
+            slow_cards.track();
             sim.with_value(|s| view::procs(&s.world))
         });
         let enabled = Memo::new(move |_| {
-            slow.track();
+            slow_cards.track();
             sim.with_value(|s| s.world.enabled())
         });
         let tables = Memo::new(move |_| {
-            slow.track();
+            slow_tables.track();
             sim.with_value(|s| view::tables(&s.world, 4, 5))
         });
         let queue = Memo::new(move |_| {
-            slow.track();
+            slow_tables.track();
             sim.with_value(|s| view::queue(&s.world, 3))
         });
         Ctl {
             sim,
             frame,
             slow,
+            slow_cards,
+            slow_tables,
             scenario_version: RwSignal::new(0),
             playing: RwSignal::new(false),
             speed: RwSignal::new(DEFAULT_SPEED),
@@ -111,7 +120,21 @@ impl Ctl {
     pub fn changed(&self, all: bool) {
         self.frame.update(|f| *f += 1);
         if all {
+            self.slow_cards.update(|f| *f += 1);
+            self.slow_tables.update(|f| *f += 1);
             self.slow.update(|f| *f += 1);
+        }
+    }
+
+    /// Tells the counters, and one part of the heavier panels (0: the log, chart and
+    /// the rest following `slow`; 1: the process cards; 2: the tables and the queue),
+    /// that the world changed.
+    pub fn changed_part(&self, part: u8) {
+        self.frame.update(|f| *f += 1);
+        match part {
+            0 => self.slow.update(|f| *f += 1),
+            1 => self.slow_cards.update(|f| *f += 1),
+            _ => self.slow_tables.update(|f| *f += 1),
         }
     }
 

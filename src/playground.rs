@@ -34,10 +34,13 @@ use crate::storage;
 
 /// Model time per animation frame at full speed: what is left of a 60 Hz frame goes to
 /// drawing.
-const FRAME_BUDGET_MS: f64 = 4.0;
+const FRAME_BUDGET_MS: f64 = 3.0;
 /// How often the heavier panels follow while playing (twice a second: each redraw is a
 /// long frame, and the counters and tokens already move every frame).
 const SLOW_PANEL_MS: f64 = 500.0;
+/// Model time on a frame that also redraws the heavier panels: the redraw takes most of
+/// the frame, so the model yields to it.
+const SLOW_FRAME_MODEL_MS: f64 = 1.0;
 
 fn default_sim() -> Sim {
     Sim::new(outbox_model::preset(DEFAULT_PRESET).expect("the default preset exists"))
@@ -104,8 +107,11 @@ fn play_loop(ctl: Ctl) {
     let handle = Rc::new(Cell::new(None::<i32>));
     let frame: Frame = Rc::new(RefCell::new(None));
     let last = Rc::new(Cell::new(None::<f64>));
-    let due = Rc::new(Cell::new(0.0f64));
+    let backlog = Rc::new(Cell::new(0.0f64));
     let last_slow = Rc::new(Cell::new(0.0f64));
+    // The heavier panels follow in three parts on three successive frames: the next part
+    // to redraw (0 between two refreshes).
+    let part = Rc::new(Cell::new(0u8));
     {
         let (alive, handle, frame2) = (alive.clone(), handle.clone(), frame.clone());
         *frame.borrow_mut() = Some(Closure::new(move |ts: f64| {
@@ -116,16 +122,39 @@ fn play_loop(ctl: Ctl) {
             last.set(Some(ts));
             if ctl.playing.get_untracked() {
                 let start = now_ms();
+                // A big world's checkpoint (a copy of the whole world: 1–5 ms at 100 000
+                // tasks) is taken at the start of a frame that does no heavy redraw, and
+                // the model gets what is left of its time.
+                let copied = ctl
+                    .sim
+                    .try_update_value(|s| {
+                        s.defer_big_checkpoints(true);
+                        let due = s.checkpoint_due();
+                        s.take_due_checkpoint();
+                        due
+                    })
+                    .unwrap_or(false);
+                let heavy = !copied && (part.get() > 0 || ts - last_slow.get() >= SLOW_PANEL_MS);
+                // The model still moves on those frames: a frame that changes nothing
+                // on screen is not drawn, and the next one waits for the display's tick.
+                let budget = if copied {
+                    (FRAME_BUDGET_MS - (now_ms() - start)).max(SLOW_FRAME_MODEL_MS)
+                } else if heavy {
+                    SLOW_FRAME_MODEL_MS
+                } else {
+                    FRAME_BUDGET_MS
+                };
+                let due = || ctl.sim.with_value(|s| s.checkpoint_due());
                 let rate = SPEEDS[ctl.speed.get_untracked().min(SPEEDS.len() - 1)];
                 let mut more = true;
                 if rate == u32::MAX {
-                    while more && now_ms() - start < FRAME_BUDGET_MS {
+                    while more && now_ms() - start < budget && !due() {
                         more = ctl.run_ticks(64);
                     }
                 } else {
-                    let d = due.get() + rate as f64 * dt / 1000.0;
+                    let d = backlog.get() + rate as f64 * dt / 1000.0;
                     let n = d.floor();
-                    due.set(d - n);
+                    backlog.set(d - n);
                     let mut left = n as u64;
                     while more && left > 0 && now_ms() - start < FRAME_BUDGET_MS {
                         let k = left.min(64);
@@ -134,20 +163,31 @@ fn play_loop(ctl: Ctl) {
                     }
                     if left > 0 {
                         // The model cannot keep up: drop the backlog instead of piling it up.
-                        due.set(0.0);
+                        backlog.set(0.0);
                     }
                 }
-                let slow = !more || ts - last_slow.get() >= SLOW_PANEL_MS;
-                if slow {
-                    last_slow.set(ts);
-                }
-                ctl.changed(slow);
                 if !more {
+                    part.set(0);
+                    ctl.changed(true);
                     ctl.playing.set(false);
                     ctl.save();
+                } else if heavy {
+                    if part.get() == 0 {
+                        last_slow.set(ts);
+                    }
+                    ctl.changed_part(part.get());
+                    part.set((part.get() + 1) % 3);
+                } else {
+                    ctl.changed(false);
                 }
             } else {
-                due.set(0.0);
+                if part.get() > 0 {
+                    // Paused in the middle of a refresh: finish it.
+                    part.set(0);
+                    ctl.changed(true);
+                }
+                backlog.set(0.0);
+                ctl.sim.update_value(|s| s.defer_big_checkpoints(false));
             }
             if let (Some(w), Some(cb)) = (web_sys::window(), frame2.borrow().as_ref()) {
                 handle.set(w.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
@@ -168,6 +208,40 @@ fn play_loop(ctl: Ctl) {
             // Break the closure's reference to itself.
             frame.borrow_mut().take();
         });
+    });
+}
+
+/// Tasks in the warm-up's copy of the scenario, and its model time in all.
+const WARM_TASKS: u32 = 3_000;
+const WARM_MS: f64 = 150.0;
+/// Model time per frame for the warm-up (the page keeps drawing).
+const WARM_SLICE_MS: f64 = 8.0;
+
+/// Browsers compile wasm lazily and optimize a function only after it has run for a
+/// while: the first run at full speed dropped frames for its first ~0.3 s while that
+/// happened (measured: p95 frame time 17–20 ms with, 14 ms without). After load, a small
+/// copy of the scenario runs in a few frame slices and is thrown away, so the model's hot
+/// code is compiled before the user presses play. It stops as soon as the user plays.
+fn warm_up(ctl: Ctl) {
+    let mut s = ctl.scenario();
+    s.workload.tasks = s.workload.tasks.min(WARM_TASKS);
+    if Sim::check(&s).is_err() {
+        return;
+    }
+    let mut sim = Sim::new(s);
+    let mut spent = 0.0;
+    crate::jobs::run_in_frames(crate::jobs::owner_alive(), move |deadline| {
+        if ctl.playing.get_untracked() {
+            return false;
+        }
+        let start = now_ms();
+        let end = deadline.min(start + WARM_SLICE_MS);
+        let mut more = true;
+        while more && now_ms() < end {
+            more = sim.ticks(64) == 64 && !sim.finished();
+        }
+        spent += now_ms() - start;
+        more && spent < WARM_MS
     });
 }
 
@@ -227,6 +301,7 @@ pub fn Playground() -> impl IntoView {
     ctl.save();
     restore_settings(ctl, i18n);
     play_loop(ctl);
+    warm_up(ctl);
     keyboard(ctl);
     let course = Course::new(ctl);
     provide_context(course);

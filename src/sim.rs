@@ -86,6 +86,10 @@ const MAX_SAMPLES: usize = 120;
 /// Rows kept across all checkpoints (a checkpoint is a whole world).
 const CHECKPOINT_ROWS: usize = 400_000;
 const MAX_CHECKPOINTS: usize = 24;
+/// A world with more rows than this takes milliseconds to copy (about 10 ms at 100 000
+/// tasks in the page): while [`Sim::defer_big_checkpoints`] is on, its checkpoint waits
+/// for [`Sim::take_due_checkpoint`], so the page can give the copy a frame of its own.
+pub const BIG_WORLD_ROWS: usize = 20_000;
 
 /// A scenario, its world now, and the log that got it there.
 #[derive(Clone, Debug)]
@@ -103,10 +107,16 @@ pub struct Sim {
     sample_every: u64,
     /// The last tick found nothing left to do.
     finished: bool,
+    /// Leave big worlds' checkpoints to the caller (see [`BIG_WORLD_ROWS`]).
+    defer_big: bool,
+    /// A deferred checkpoint is waiting.
+    due: bool,
 }
 
+/// What copying the world costs, in rows: its tables and jobs, and the per-request
+/// bookkeeping the model sizes by the scenario's task count from the first tick.
 fn weight(w: &World) -> usize {
-    w.db.tasks.len() + w.db.outbox.len() + w.queue.len() as usize + 1
+    w.db.tasks.len() + w.db.outbox.len() + w.queue.len() as usize + w.tasks_total as usize + 1
 }
 
 impl Sim {
@@ -125,6 +135,8 @@ impl Sim {
             samples: vec![first],
             sample_every: 4,
             finished: false,
+            defer_big: false,
+            due: false,
         }
     }
 
@@ -283,24 +295,55 @@ impl Sim {
                 *p < self.pos && self.pos - *p >= 2 * weight(&self.world) as u64
             })
         {
-            self.checkpoints.push((self.pos, self.world.clone()));
+            if self.defer_big && weight(&self.world) > BIG_WORLD_ROWS {
+                self.due = true;
+            } else {
+                self.push_checkpoint();
+            }
+        }
+    }
+
+    /// Big worlds' checkpoints wait for [`Sim::take_due_checkpoint`] while this is on;
+    /// turning it off takes a waiting one now.
+    pub fn defer_big_checkpoints(&mut self, on: bool) {
+        self.defer_big = on;
+        if !on {
+            self.take_due_checkpoint();
+        }
+    }
+
+    /// A deferred checkpoint is waiting to be taken.
+    pub fn checkpoint_due(&self) -> bool {
+        self.due
+    }
+
+    /// Takes the waiting checkpoint, if any (a copy of the whole world).
+    pub fn take_due_checkpoint(&mut self) {
+        if std::mem::take(&mut self.due)
+            && self.checkpoints.last().is_some_and(|(p, _)| *p < self.pos)
+        {
+            self.push_checkpoint();
+        }
+    }
+
+    fn push_checkpoint(&mut self) {
+        self.checkpoints.push((self.pos, self.world.clone()));
+        let rows: usize = self.checkpoints.iter().map(|(_, w)| weight(w)).sum();
+        if self.checkpoints.len() > MAX_CHECKPOINTS || rows > CHECKPOINT_ROWS {
+            self.checkpoint_every *= 2;
+            let every = self.checkpoint_every;
+            let newest = self.checkpoints.len() - 1;
+            let mut k = 0;
+            self.checkpoints.retain(|(p, _)| {
+                k += 1;
+                *p == 0 || *p % every == 0 || k - 1 == newest
+            });
+            // Still too heavy (a huge world): keep the start and the newest only.
             let rows: usize = self.checkpoints.iter().map(|(_, w)| weight(w)).sum();
-            if self.checkpoints.len() > MAX_CHECKPOINTS || rows > CHECKPOINT_ROWS {
-                self.checkpoint_every *= 2;
-                let every = self.checkpoint_every;
-                let newest = self.checkpoints.len() - 1;
-                let mut k = 0;
-                self.checkpoints.retain(|(p, _)| {
-                    k += 1;
-                    *p == 0 || *p % every == 0 || k - 1 == newest
-                });
-                // Still too heavy (a huge world): keep the start and the newest only.
-                let rows: usize = self.checkpoints.iter().map(|(_, w)| weight(w)).sum();
-                if rows > CHECKPOINT_ROWS && self.checkpoints.len() > 2 {
-                    let last = self.checkpoints.pop().expect("more than two");
-                    self.checkpoints.truncate(1);
-                    self.checkpoints.push(last);
-                }
+            if rows > CHECKPOINT_ROWS && self.checkpoints.len() > 2 {
+                let last = self.checkpoints.pop().expect("more than two");
+                self.checkpoints.truncate(1);
+                self.checkpoints.push(last);
             }
         }
     }
@@ -520,6 +563,41 @@ mod tests {
         let mut fresh = Sim::new(s);
         fresh.ticks(end / 2);
         assert_eq!(sim.world, fresh.world);
+    }
+
+    #[test]
+    fn a_deferred_checkpoint_waits_for_its_frame_and_seeking_still_works() {
+        let mut s = preset("canon-outbox").unwrap();
+        s.workload.tasks = 12_000; // ~36 000 rows: above BIG_WORLD_ROWS before the end
+        let mut sim = Sim::new(s.clone());
+        sim.defer_big_checkpoints(true);
+        let mut deferred = 0;
+        while sim.tick() {
+            if sim.checkpoint_due() {
+                assert!(weight(&sim.world) > BIG_WORLD_ROWS);
+                let before = sim.checkpoints.len();
+                // More ticks while it waits: nothing is copied.
+                sim.ticks(100);
+                assert_eq!(sim.checkpoints.len(), before);
+                sim.take_due_checkpoint();
+                assert!(!sim.checkpoint_due());
+                assert_eq!(sim.checkpoints.last().map(|c| c.0), Some(sim.pos()));
+                deferred += 1;
+            }
+        }
+        assert!(deferred > 0, "no checkpoint of a big world was deferred");
+        let end = sim.pos();
+        for at in [end / 3, end - 1] {
+            sim.seek(at);
+            let mut fresh = Sim::new(s.clone());
+            fresh.ticks(at);
+            assert_eq!(sim.world, fresh.world, "seek to {at}");
+        }
+        // Turning deferral off takes a waiting checkpoint at once.
+        sim.seek(end);
+        sim.due = true;
+        sim.defer_big_checkpoints(false);
+        assert!(!sim.checkpoint_due());
     }
 
     #[test]

@@ -3,15 +3,18 @@
 //! - first contentful paint of a cold load on localhost (≤ 500 ms);
 //! - frame time while the model runs 100 000 tasks at full speed (p95 ≤ 16 ms): the
 //!   intervals between requestAnimationFrame timestamps, recorded only while the model
-//!   runs. Headless Chromium keeps its 60 Hz pace (16.7 ms) even with vsync flags, so an
-//!   interval is 16–17 ms for a frame that fit and a multiple of it for a dropped one;
+//!   runs, with Chromium's frame-rate limit off (`--disable-frame-rate-limit`), so an
+//!   interval is how long the frame really took. A frame that changes nothing on screen
+//!   is not drawn and waits for the display's 16.7 ms tick, so the page makes every frame
+//!   move. A histogram of the intervals is printed with the percentiles;
 //! - the DOM's node count, sampled every 10 frames through the run (< 3 000);
 //! - and for issue #8, the explorer's bounded check in the page (≤ 2 s), with the frame
 //!   time while it runs.
 //! It prints every figure. It fails when the first paint, the DOM or the explorer budget
-//! is broken; the
-//! frame-time budget is reported but not enforced while issue #6 keeps it open (the page
-//! drops frames when its slower panels redraw), so that a red run does not block main.
+//! is broken. The frame-time budget is reported but not enforced: on these 2-core
+//! machines with software rendering the typical frame is 8–11 ms (3 ms of it the model)
+//! and p95 lands between 15 and 18 ms from run to run (see issue #6's notes), so an
+//! enforced check would fail at random and block main.
 
 #[path = "../tests/common/mod.rs"]
 mod common;

@@ -10,6 +10,7 @@ use crate::ctl::{use_ctl, DEFAULT_SPEED};
 use crate::db_tables::DbTables;
 use crate::effects::Effects;
 use crate::i18n::{tr, Key};
+use crate::jobs::now_ms;
 use crate::process_card::ProcessCard;
 use crate::queue_view::QueueView;
 
@@ -25,13 +26,6 @@ fn reduced_motion() -> bool {
                 .flatten()
         })
         .is_some_and(|m| m.matches())
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
 }
 
 /// Watches the log for movement and sends tokens along the arrows.

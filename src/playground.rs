@@ -20,6 +20,7 @@ use crate::event_log::EventLog;
 use crate::faults::Faults;
 use crate::help::Help;
 use crate::i18n::{tr, use_i18n, Key};
+use crate::jobs::now_ms;
 use crate::lifecycle::Lifecycle;
 use crate::link;
 use crate::modes::Modes;
@@ -91,13 +92,6 @@ pub fn startup() -> (Sim, Option<Notice>) {
         },
         None => (default_sim(), None),
     }
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
 }
 
 /// Runs the model on animation frames while playing; stops when the component goes.

@@ -6,15 +6,16 @@
 //!   runs, with Chromium's frame-rate limit off (`--disable-frame-rate-limit`), so an
 //!   interval is how long the frame really took. A frame that changes nothing on screen
 //!   is not drawn and waits for the display's 16.7 ms tick, so the page makes every frame
-//!   move. A histogram of the intervals is printed with the percentiles;
+//!   move. The idle frames before WebDriver's click reaches the page are left out. A
+//!   histogram of the intervals is printed with the percentiles;
 //! - the DOM's node count, sampled every 10 frames through the run (< 3 000);
 //! - and for issue #8, the explorer's bounded check in the page (≤ 2 s), with the frame
 //!   time while it runs.
-//! It prints every figure. It fails when the first paint, the DOM or the explorer budget
-//! is broken. The frame-time budget is reported but not enforced: on these 2-core
-//! machines with software rendering the typical frame is 8–11 ms (3 ms of it the model)
-//! and p95 lands between 15 and 18 ms from run to run (see issue #6's notes), so an
-//! enforced check would fail at random and block main.
+//!
+//! The 100 000-task run is measured three times, each in a fresh browser, and the
+//! frame-time budget holds the median run's p95: on these 2-core machines with software
+//! rendering one run's p95 moves by a few ms with the machine's load.
+//! It prints every figure, and fails when any budget is broken.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -30,6 +31,8 @@ const P95_BUDGET_MS: f64 = 16.0;
 const DOM_BUDGET: u64 = 3000;
 const TASKS: u32 = 100_000;
 const WINDOW: Duration = Duration::from_secs(12);
+/// Measured runs of the 100 000 tasks; the frame-time budget holds the median one.
+const RUNS: usize = 3;
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
@@ -90,12 +93,14 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
         set_value(&client, "speed", "7").await?;
         client
             .execute(
-                "window.__bench = { frames: [], dom: 0, stop: false };
+                "window.__bench = { frames: [], ticks: [], dom: 0, stop: false };
                  const done = () => document.querySelector('[data-testid=finished]').hidden === false;
                  (function f(t) {
                      const b = window.__bench;
                      if (b.stop || (b.frames.length > 0 && done())) { b.stop = true; return; }
                      b.frames.push(t);
+                     const tick = document.querySelector('[data-testid=count-tick]');
+                     b.ticks.push(tick ? tick.textContent : '');
                      if (b.frames.length % 10 === 0) {
                          b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
                      }
@@ -105,12 +110,19 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
             )
             .await?;
         click(&client, "play").await?;
-        tokio::time::sleep(WINDOW).await;
+        // The recorder stops itself when the run ends; WINDOW bounds a run that does not.
+        let deadline = std::time::Instant::now() + WINDOW;
+        while std::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            if client.execute("return window.__bench.stop;", vec![]).await?.as_bool() == Some(true) {
+                break;
+            }
+        }
         let v = client
             .execute(
                 "const b = window.__bench; b.stop = true;
                  b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
-                 return JSON.stringify({ frames: b.frames, dom: b.dom });",
+                 return JSON.stringify({ frames: b.frames, ticks: b.ticks, dom: b.dom });",
                 vec![],
             )
             .await?;
@@ -120,7 +132,17 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
             .as_array()
             .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
             .unwrap_or_default();
-        let intervals = frames.windows(2).map(|w| w[1] - w[0]).collect();
+        // WebDriver's click reaches the page a few frames after recording starts: those
+        // frames (the tick still at its first value) are idle ones, each waiting for the
+        // display's tick, not frames of the run. The run's frames start with the frame
+        // before the one that first shows the tick moved (that frame ran the model).
+        let shown: Vec<String> = v["ticks"]
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect())
+            .unwrap_or_default();
+        let moved = shown.iter().position(|t| Some(t) != shown.first()).unwrap_or(0);
+        let frames = &frames[moved.saturating_sub(1).min(frames.len())..];
+        let intervals: Vec<f64> = frames.windows(2).map(|w| w[1] - w[0]).collect();
         *out.lock().unwrap() = Some(Frames {
             intervals,
             dom_max: v["dom"].as_u64().unwrap_or(0),
@@ -214,6 +236,39 @@ async fn explorer_in_the_page(page: &str, webdriver: &str) -> Explored {
     e
 }
 
+/// p50, p95 and the longest of the intervals.
+fn stats(intervals: &[f64]) -> (f64, f64, f64) {
+    let mut sorted = intervals.to_vec();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    assert!(sorted.len() > 20, "only {} frames measured", sorted.len());
+    (
+        percentile(&sorted, 0.5),
+        percentile(&sorted, 0.95),
+        sorted[sorted.len() - 1],
+    )
+}
+
+/// Where the frames fall: a budget miss reads differently when it is a few long frames
+/// (a heavy redraw) than when every frame sits at the display's 16.7 ms pace.
+fn histogram(intervals: &[f64]) -> String {
+    let edges = [8.0, 12.0, 16.0, 17.0, 20.0, 33.0, f64::INFINITY];
+    let mut from = 0.0;
+    let bins: Vec<String> = edges
+        .iter()
+        .map(|&to| {
+            let n = intervals.iter().filter(|&&d| d >= from && d < to).count();
+            let label = if to.is_finite() {
+                format!("{from:.0}–{to:.0}")
+            } else {
+                format!("≥{from:.0}")
+            };
+            from = to;
+            format!("{label} ms: {n}")
+        })
+        .collect();
+    bins.join(", ")
+}
+
 #[tokio::main]
 async fn main() {
     let page = env_url("OUTBOX_E2E_URL");
@@ -225,47 +280,35 @@ async fn main() {
         "page bench: explorer in the page (3 tasks × 2 relays × 1 worker, ≤ 2 kills, two designs): {} (budget {EXPLORER_BUDGET_MS:.0} ms); frame time p95 while it ran {:.1} ms",
         ex.progress, ex.p95
     );
-    let f = frames_at_full_speed(&page, &webdriver).await;
-    let stats = |v: &[f64]| {
-        let mut sorted = v.to_vec();
-        sorted.sort_by(|a, b| a.total_cmp(b));
-        assert!(sorted.len() > 20, "only {} frames measured", sorted.len());
-        (
-            percentile(&sorted, 0.5),
-            percentile(&sorted, 0.95),
-            sorted[sorted.len() - 1],
-        )
-    };
-    let (p50, p95, max) = stats(&f.intervals);
-    let dropped = f.intervals.iter().filter(|&&d| d > 20.0).count();
-    // Where the frames fall: a budget miss reads differently when it is a few long frames
-    // (a heavy redraw) than when every frame sits at the display's 16.7 ms pace.
-    let edges = [8.0, 12.0, 16.0, 17.0, 20.0, 33.0, f64::INFINITY];
-    let mut from = 0.0;
-    let histogram: Vec<String> = edges
-        .iter()
-        .map(|&to| {
-            let n = f.intervals.iter().filter(|&&d| d >= from && d < to).count();
-            let label = if to.is_finite() {
-                format!("{from:.0}–{to:.0}")
-            } else {
-                format!("≥{from:.0}")
-            };
-            from = to;
-            format!("{label} ms: {n}")
-        })
-        .collect();
+    // Three runs, each in a fresh browser: the budget is held by the median run's p95, so
+    // one run disturbed by the machine (2 cores, software rendering) neither fails nor
+    // passes the page on its own.
+    let mut runs = Vec::new();
+    for run in 1..=RUNS {
+        let f = frames_at_full_speed(&page, &webdriver).await;
+        let (p50, p95, max) = stats(&f.intervals);
+        let dropped = f.intervals.iter().filter(|&&d| d > 20.0).count();
+        println!(
+            "page bench: run {run}/{RUNS}: {TASKS} tasks at full speed, {} frames while the model ran: frame time p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms; {dropped} frames over 20 ms",
+            f.intervals.len()
+        );
+        println!("page bench: run {run}/{RUNS}: frame intervals: {}", histogram(&f.intervals));
+        println!(
+            "page bench: run {run}/{RUNS}: DOM at most {} nodes (budget < {DOM_BUDGET}); the model reached tick {} in {:.1} s of frames",
+            f.dom_max,
+            f.ticks,
+            f.intervals.iter().sum::<f64>() / 1000.0
+        );
+        runs.push((p95, f.dom_max));
+    }
+    let mut p95s: Vec<f64> = runs.iter().map(|r| r.0).collect();
+    p95s.sort_by(|a, b| a.total_cmp(b));
+    let p95 = p95s[p95s.len() / 2];
+    let dom_max = runs.iter().map(|r| r.1).max().unwrap_or(0);
     println!("page bench: first contentful paint {fcp:.0} ms (budget {FCP_BUDGET_MS:.0})");
     println!(
-        "page bench: {TASKS} tasks at full speed, {} frames while the model ran: frame time p50 {p50:.1} ms, p95 {p95:.1} ms (budget {P95_BUDGET_MS:.0}), max {max:.1} ms; {dropped} frames over 20 ms",
-        f.intervals.len()
-    );
-    println!("page bench: frame intervals: {}", histogram.join(", "));
-    println!(
-        "page bench: DOM at most {} nodes (budget < {DOM_BUDGET}); the model reached tick {} in {:.1} s of frames",
-        f.dom_max,
-        f.ticks,
-        f.intervals.iter().sum::<f64>() / 1000.0
+        "page bench: frame time p95, median of {RUNS} runs: {p95:.1} ms (budget {P95_BUDGET_MS:.0}; runs {})",
+        runs.iter().map(|r| format!("{:.1}", r.0)).collect::<Vec<_>>().join(", ")
     );
     let mut broken = Vec::new();
     if fcp > FCP_BUDGET_MS {
@@ -274,10 +317,9 @@ async fn main() {
         ));
     }
     if p95 > P95_BUDGET_MS {
-        // Reported, not enforced (see the header): issue #6 stays open on it.
-        println!(
-            "page bench: OVER BUDGET (not enforced): p95 frame time {p95:.1} ms > {P95_BUDGET_MS:.0} ms"
-        );
+        broken.push(format!(
+            "p95 frame time {p95:.1} ms (median of {RUNS} runs) > {P95_BUDGET_MS:.0} ms"
+        ));
     }
     if ex.ms > EXPLORER_BUDGET_MS {
         broken.push(format!(
@@ -285,12 +327,12 @@ async fn main() {
             ex.ms
         ));
     }
-    if f.dom_max >= DOM_BUDGET {
-        broken.push(format!("{} DOM nodes >= {DOM_BUDGET}", f.dom_max));
+    if dom_max >= DOM_BUDGET {
+        broken.push(format!("{dom_max} DOM nodes >= {DOM_BUDGET}"));
     }
     if !broken.is_empty() {
         eprintln!("page bench: budget broken: {}", broken.join("; "));
         std::process::exit(1);
     }
-    println!("page bench: first paint, DOM and explorer budgets met");
+    println!("page bench: first paint, frame time, DOM and explorer budgets met");
 }

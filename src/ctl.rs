@@ -32,10 +32,13 @@ pub struct Ctl {
     /// Bumped after every change of the world (every animation frame while playing).
     pub frame: RwSignal<u64>,
     /// Bumped at most twice a second while playing, and after every single change when
-    /// not: everything but the counters, the timeline and the tokens follows this one.
+    /// not: the chart, the course's checks and the spoken counters follow this one.
     pub slow: RwSignal<u64>,
+    /// The event log, the lifecycle, the sequence diagram and the trace files' share of
+    /// `slow`.
+    pub slow_log: RwSignal<u64>,
     /// The process cards' and the enabled buttons' share of `slow`, and the tables' and
-    /// the queue's: while playing, the three are bumped on three successive frames, so no
+    /// the queue's: while playing, the four are bumped on four successive frames, so no
     /// single frame redraws every heavy panel (see [`Ctl::changed_part`]).
     slow_cards: RwSignal<u64>,
     slow_tables: RwSignal<u64>,
@@ -68,6 +71,7 @@ impl Ctl {
         let sim = StoredValue::new(sim);
         let frame = RwSignal::new(0u64);
         let slow = RwSignal::new(0u64);
+        let slow_log = RwSignal::new(0u64);
         let slow_cards = RwSignal::new(0u64);
         let slow_tables = RwSignal::new(0u64);
         let counters = Memo::new(move |_| {
@@ -96,6 +100,7 @@ impl Ctl {
             sim,
             frame,
             slow,
+            slow_log,
             slow_cards,
             slow_tables,
             scenario_version: RwSignal::new(0),
@@ -123,18 +128,23 @@ impl Ctl {
             self.slow_cards.update(|f| *f += 1);
             self.slow_tables.update(|f| *f += 1);
             self.slow.update(|f| *f += 1);
+            self.slow_log.update(|f| *f += 1);
         }
     }
 
-    /// Tells the counters, and one part of the heavier panels (0: the log, chart and
-    /// the rest following `slow`; 1: the process cards; 2: the tables and the queue),
-    /// that the world changed.
+    /// The heavier panels' parts for [`Ctl::changed_part`].
+    pub const PARTS: u8 = 4;
+
+    /// Tells the counters, and one part of the heavier panels (0: the chart and the rest
+    /// following `slow`; 1: the process cards; 2: the tables and the queue; 3: the log and
+    /// the rest following `slow_log`), that the world changed.
     pub fn changed_part(&self, part: u8) {
         self.frame.update(|f| *f += 1);
         match part {
             0 => self.slow.update(|f| *f += 1),
             1 => self.slow_cards.update(|f| *f += 1),
-            _ => self.slow_tables.update(|f| *f += 1),
+            2 => self.slow_tables.update(|f| *f += 1),
+            _ => self.slow_log.update(|f| *f += 1),
         }
     }
 

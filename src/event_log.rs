@@ -17,7 +17,7 @@ pub fn EventLog() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     let entries = move || {
-        ctl.slow.track();
+        ctl.slow_log.track();
         let lang = i18n.lang();
         ctl.sim.with_value(|sim| {
             let w = &sim.world;

@@ -2110,7 +2110,7 @@ pub fn provide_i18n(initial: Lang) -> I18n {
 /// The text of `key` in the current language, tracked: usable as a view or an attribute.
 /// Every key shares this one closure type, which keeps the page's code small (a closure
 /// written out at each use is a new type, and each type is compiled again).
-pub fn tr(key: Key) -> impl Fn() -> &'static str + Clone + Copy + Send + Sync + 'static {
+pub fn tr(key: Key) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
     let i18n = use_i18n();
     move || i18n.t(key)
 }

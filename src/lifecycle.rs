@@ -14,7 +14,7 @@ pub fn Lifecycle() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     let life = move || {
-        ctl.slow.track();
+        ctl.slow_log.track();
         let e = ctl.selected_event.get()?;
         Some(
             ctl.sim

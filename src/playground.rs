@@ -32,6 +32,7 @@ use crate::sequence::Sequence;
 use crate::sim::Sim;
 use crate::sql_panel::SqlPanel;
 use crate::storage;
+use outbox_model::view;
 
 /// Model time per animation frame at full speed: what is left of a 60 Hz frame goes to
 /// drawing.
@@ -41,7 +42,13 @@ const FRAME_BUDGET_MS: f64 = 3.0;
 const SLOW_PANEL_MS: f64 = 500.0;
 /// Model time on a frame that also redraws the heavier panels: the redraw takes most of
 /// the frame, so the model yields to it.
-const SLOW_FRAME_MODEL_MS: f64 = 1.0;
+const SLOW_FRAME_MODEL_MS: f64 = 0.5;
+/// At full speed, a big world's checkpoint (a copy of the whole world, a frame of its
+/// own) is taken at most this often: the model keeps running while one waits, and seeking
+/// back replays from the last one taken.
+const BIG_COPY_EVERY_MS: f64 = 1000.0;
+/// Frames after play starts on which the model yields to the drawing, like a heavy frame.
+const FIRST_FRAMES: u8 = 3;
 
 fn default_sim() -> Sim {
     Sim::new(outbox_model::preset(DEFAULT_PRESET).expect("the default preset exists"))
@@ -103,7 +110,10 @@ fn play_loop(ctl: Ctl) {
     let last = Rc::new(Cell::new(None::<f64>));
     let backlog = Rc::new(Cell::new(0.0f64));
     let last_slow = Rc::new(Cell::new(0.0f64));
-    // The heavier panels follow in three parts on three successive frames: the next part
+    let last_copy = Rc::new(Cell::new(f64::NEG_INFINITY));
+    let was_playing = Rc::new(Cell::new(false));
+    let first_frames = Rc::new(Cell::new(0u8));
+    // The heavier panels follow in four parts on four successive frames: the next part
     // to redraw (0 between two refreshes).
     let part = Rc::new(Cell::new(0u8));
     {
@@ -116,30 +126,47 @@ fn play_loop(ctl: Ctl) {
             last.set(Some(ts));
             if ctl.playing.get_untracked() {
                 let start = now_ms();
+                if !was_playing.replace(true) {
+                    // The panels are up to date when play starts: the first refresh
+                    // comes one period later, not on the first frames (which are slow
+                    // already: they draw the new state of the controls, and the browser
+                    // is still compiling the code for playing).
+                    last_slow.set(ts);
+                    first_frames.set(FIRST_FRAMES);
+                }
+                let first = first_frames.get() > 0;
+                first_frames.set(first_frames.get().saturating_sub(1));
                 // A big world's checkpoint (a copy of the whole world: 1–5 ms at 100 000
                 // tasks) is taken at the start of a frame that does no heavy redraw, and
                 // the model gets what is left of its time.
+                let rate = SPEEDS[ctl.speed.get_untracked().min(SPEEDS.len() - 1)];
+                let may_copy = rate != u32::MAX || ts - last_copy.get() >= BIG_COPY_EVERY_MS;
                 let copied = ctl
                     .sim
                     .try_update_value(|s| {
                         s.defer_big_checkpoints(true);
-                        let due = s.checkpoint_due();
-                        s.take_due_checkpoint();
+                        let due = may_copy && s.checkpoint_due();
+                        if due {
+                            s.take_due_checkpoint();
+                        }
                         due
                     })
                     .unwrap_or(false);
+                if copied {
+                    last_copy.set(ts);
+                }
                 let heavy = !copied && (part.get() > 0 || ts - last_slow.get() >= SLOW_PANEL_MS);
                 // The model still moves on those frames: a frame that changes nothing
                 // on screen is not drawn, and the next one waits for the display's tick.
                 let budget = if copied {
                     (FRAME_BUDGET_MS - (now_ms() - start)).max(SLOW_FRAME_MODEL_MS)
-                } else if heavy {
+                } else if heavy || first {
                     SLOW_FRAME_MODEL_MS
                 } else {
                     FRAME_BUDGET_MS
                 };
-                let due = || ctl.sim.with_value(|s| s.checkpoint_due());
-                let rate = SPEEDS[ctl.speed.get_untracked().min(SPEEDS.len() - 1)];
+                // A checkpoint that may be taken waits for the next frame's start.
+                let due = || may_copy && ctl.sim.with_value(|s| s.checkpoint_due());
                 let mut more = true;
                 if rate == u32::MAX {
                     while more && now_ms() - start < budget && !due() {
@@ -170,11 +197,12 @@ fn play_loop(ctl: Ctl) {
                         last_slow.set(ts);
                     }
                     ctl.changed_part(part.get());
-                    part.set((part.get() + 1) % 3);
+                    part.set((part.get() + 1) % Ctl::PARTS);
                 } else {
                     ctl.changed(false);
                 }
             } else {
+                was_playing.set(false);
                 if part.get() > 0 {
                     // Paused in the middle of a refresh: finish it.
                     part.set(0);
@@ -233,6 +261,10 @@ fn warm_up(ctl: Ctl) {
         let mut more = true;
         while more && now_ms() < end {
             more = sim.ticks(64) == 64 && !sim.finished();
+            // What the panels read while playing, so that code is compiled too.
+            let w = &sim.world;
+            std::hint::black_box((w.counters(), view::procs(w), view::tables(w, 4, 5)));
+            std::hint::black_box((view::queue(w, 3), w.enabled()));
         }
         spent += now_ms() - start;
         more && spent < WARM_MS

@@ -178,7 +178,7 @@ pub fn Sequence() -> impl IntoView {
     // Redrawn on every change when stepping, and not while the model runs faster than a
     // reader could follow (the diagram would only cost frames).
     let drawing = Memo::new(move |prev: Option<&String>| {
-        ctl.slow.track();
+        ctl.slow_log.track();
         let lang = i18n.lang();
         let fast = ctl.playing.get() && SPEEDS[ctl.speed.get().min(SPEEDS.len() - 1)] > 30;
         match prev {

@@ -271,7 +271,7 @@ impl Sim {
 
     /// Bookkeeping after the world reached position `pos` (recording or replaying).
     fn after_move(&mut self) {
-        if self.pos % self.sample_every == 0 || self.finished() {
+        if self.pos.is_multiple_of(self.sample_every) || self.finished() {
             let c = self.world.counters();
             if self.samples.last().is_some_and(|s| s.pos == self.pos) {
                 self.samples.pop();
@@ -290,7 +290,7 @@ impl Sim {
         // A checkpoint copies the whole world, so a big world is copied less often: at
         // least two steps per row since the last one keeps the copying a small, constant
         // share of the stepping however large the run grows.
-        if self.pos % self.checkpoint_every == 0
+        if self.pos.is_multiple_of(self.checkpoint_every)
             && self.checkpoints.last().is_some_and(|(p, _)| {
                 *p < self.pos && self.pos - *p >= 2 * weight(&self.world) as u64
             })

@@ -80,7 +80,7 @@ pub fn TraceIo() -> impl IntoView {
     // The run's length is cheap to follow; the files themselves are made only when a
     // link is clicked (a big JSON string 4 times a second would cost frames).
     let too_long = Memo::new(move |_| {
-        ctl.slow.track();
+        ctl.slow_log.track();
         ctl.sim.with_value(|s| {
             s.inputs()
                 .iter()

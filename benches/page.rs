@@ -292,7 +292,10 @@ async fn main() {
             "page bench: run {run}/{RUNS}: {TASKS} tasks at full speed, {} frames while the model ran: frame time p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms; {dropped} frames over 20 ms",
             f.intervals.len()
         );
-        println!("page bench: run {run}/{RUNS}: frame intervals: {}", histogram(&f.intervals));
+        println!(
+            "page bench: run {run}/{RUNS}: frame intervals: {}",
+            histogram(&f.intervals)
+        );
         println!(
             "page bench: run {run}/{RUNS}: DOM at most {} nodes (budget < {DOM_BUDGET}); the model reached tick {} in {:.1} s of frames",
             f.dom_max,

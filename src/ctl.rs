@@ -26,6 +26,12 @@ pub struct Notice {
     pub error: bool,
 }
 
+/// Rows the tables show: the first ones and the newest ones.
+pub const TABLE_HEAD: usize = 4;
+pub const TABLE_RECENT: usize = 5;
+/// Jobs the queue lists per state.
+pub const QUEUE_PER_STATE: usize = 3;
+
 #[derive(Clone, Copy)]
 pub struct Ctl {
     pub sim: StoredValue<Sim>,
@@ -90,11 +96,11 @@ impl Ctl {
         });
         let tables = Memo::new(move |_| {
             slow_tables.track();
-            sim.with_value(|s| view::tables(&s.world, 4, 5))
+            sim.with_value(|s| view::tables(&s.world, TABLE_HEAD, TABLE_RECENT))
         });
         let queue = Memo::new(move |_| {
             slow_tables.track();
-            sim.with_value(|s| view::queue(&s.world, 3))
+            sim.with_value(|s| view::queue(&s.world, QUEUE_PER_STATE))
         });
         Ctl {
             sim,

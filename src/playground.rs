@@ -15,7 +15,7 @@ use crate::controls::Controls;
 use crate::counters::CountersPanel;
 use crate::course::Course;
 use crate::course_panel::CoursePanel;
-use crate::ctl::{Ctl, Notice, DEFAULT_PRESET, SPEEDS};
+use crate::ctl::{Ctl, Notice, DEFAULT_PRESET, QUEUE_PER_STATE, SPEEDS, TABLE_HEAD, TABLE_RECENT};
 use crate::event_log::EventLog;
 use crate::faults::Faults;
 use crate::help::Help;
@@ -263,8 +263,12 @@ fn warm_up(ctl: Ctl) {
             more = sim.ticks(64) == 64 && !sim.finished();
             // What the panels read while playing, so that code is compiled too.
             let w = &sim.world;
-            std::hint::black_box((w.counters(), view::procs(w), view::tables(w, 4, 5)));
-            std::hint::black_box((view::queue(w, 3), w.enabled()));
+            std::hint::black_box((
+                w.counters(),
+                view::procs(w),
+                view::tables(w, TABLE_HEAD, TABLE_RECENT),
+            ));
+            std::hint::black_box((view::queue(w, QUEUE_PER_STATE), w.enabled()));
         }
         spent += now_ms() - start;
         more && spent < WARM_MS

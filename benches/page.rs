@@ -134,14 +134,15 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
             .unwrap_or_default();
         // WebDriver's click reaches the page a few frames after recording starts: those
         // frames (the tick still at its first value) are idle ones, each waiting for the
-        // display's tick, not frames of the run. The run's frames start with the frame
-        // before the one that first shows the tick moved (that frame ran the model).
+        // display's tick, not frames of the run. The page's play loop asked for its frames
+        // before this recorder did, so it runs first in a frame: the first frame that
+        // shows the tick moved is the run's first frame.
         let shown: Vec<String> = v["ticks"]
             .as_array()
             .map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect())
             .unwrap_or_default();
         let moved = shown.iter().position(|t| Some(t) != shown.first()).unwrap_or(0);
-        let frames = &frames[moved.saturating_sub(1).min(frames.len())..];
+        let frames = &frames[moved.min(frames.len())..];
         let intervals: Vec<f64> = frames.windows(2).map(|w| w[1] - w[0]).collect();
         *out.lock().unwrap() = Some(Frames {
             intervals,

@@ -44,8 +44,9 @@ const SLOW_PANEL_MS: f64 = 500.0;
 /// the frame, so the model yields to it.
 const SLOW_FRAME_MODEL_MS: f64 = 0.5;
 /// At full speed, a big world's checkpoint (a copy of the whole world, a frame of its
-/// own) is taken at most this often: the model keeps running while one waits, and seeking
-/// back replays from the last one taken.
+/// own) is taken at most this often, the first one this long after play starts: the model
+/// keeps running while one waits, seeking back replays from the last one taken, and a
+/// waiting one is taken when play stops.
 const BIG_COPY_EVERY_MS: f64 = 1000.0;
 /// Frames after play starts on which the model yields to the drawing, like a heavy frame.
 const FIRST_FRAMES: u8 = 3;
@@ -127,11 +128,12 @@ fn play_loop(ctl: Ctl) {
             if ctl.playing.get_untracked() {
                 let start = now_ms();
                 if !was_playing.replace(true) {
-                    // The panels are up to date when play starts: the first refresh
-                    // comes one period later, not on the first frames (which are slow
-                    // already: they draw the new state of the controls, and the browser
-                    // is still compiling the code for playing).
+                    // The panels are up to date when play starts: the first refresh and
+                    // the first big copy wait their periods, and stay off the first frames
+                    // (slow already: they draw the new state of the controls, and the
+                    // browser is still compiling the code for playing).
                     last_slow.set(ts);
+                    last_copy.set(ts);
                     first_frames.set(FIRST_FRAMES);
                 }
                 let first = first_frames.get() > 0;

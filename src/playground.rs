@@ -138,9 +138,10 @@ fn play_loop(ctl: Ctl) {
                 }
                 let first = first_frames.get() > 0;
                 first_frames.set(first_frames.get().saturating_sub(1));
-                // A big world's checkpoint (a copy of the whole world: 1–5 ms at 100 000
-                // tasks) is taken at the start of a frame that does no heavy redraw, and
-                // the model gets what is left of its time.
+                // A big world's checkpoint (a copy of the whole world: ~15 ms at 100 000
+                // tasks in the page) is taken at the start of a frame that does no heavy
+                // redraw, at full speed only as often as BIG_COPY_EVERY_MS allows, and the
+                // model gets what is left of its time.
                 let rate = SPEEDS[ctl.speed.get_untracked().min(SPEEDS.len() - 1)];
                 let may_copy = rate != u32::MAX || ts - last_copy.get() >= BIG_COPY_EVERY_MS;
                 let copied = ctl

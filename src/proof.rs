@@ -17,7 +17,7 @@ use outbox_model::Step;
 
 use crate::ctl::{use_ctl, Ctl, Notice};
 use crate::i18n::{t, tr, use_i18n, Key, Lang};
-use crate::jobs::{now_ms, owner_alive, run_in_frames};
+use crate::jobs::{now_ms, owner_alive, run_in_tasks};
 use crate::sim::Sim;
 use crate::words::{proc_name, step_name};
 
@@ -114,7 +114,7 @@ fn Claims() -> impl IntoView {
             .collect();
         let mut at = 0usize;
         let t0 = now_ms();
-        run_in_frames(owner.clone(), move |deadline| {
+        run_in_tasks(owner.clone(), move |deadline| {
             while at < jobs.len() && now_ms() < deadline {
                 let done = jobs[at].run_slice(CHUNK);
                 if done {
@@ -219,7 +219,7 @@ fn Matrix() -> impl IntoView {
         let rows = rows2.clone();
         let current: Rc<RefCell<Option<(usize, Explorer)>>> = Rc::new(RefCell::new(None));
         let mut next = 0usize;
-        run_in_frames(owner.clone(), move |deadline| {
+        run_in_tasks(owner.clone(), move |deadline| {
             while now_ms() < deadline {
                 let mut cur = current.borrow_mut();
                 if cur.is_none() {

@@ -347,7 +347,7 @@ translations! {
         en: "Duplicate effects",
     }
     CPhantoms {
-        uz: "Arvoh hodisalar",
+        uz: "Fantom hodisalar",
         en: "Phantoms",
     }
     CUnpublished {
@@ -380,7 +380,7 @@ translations! {
     }
     /// Spoken when a loss counter changes.
     Announce {
-        uz: "Yo'qoldi: {lost}. Takror yetkazish: {dd}. Takror amal: {de}. Arvoh: {ph}.",
+        uz: "Yo'qoldi: {lost}. Takror yetkazish: {dd}. Takror amal: {de}. Fantom: {ph}.",
         en: "Lost: {lost}. Duplicate deliveries: {dd}. Duplicate effects: {de}. Phantoms: {ph}.",
     }
     ChartLabel {
@@ -1015,8 +1015,8 @@ translations! {
         en: "the operator un-marked {n} rows",
     }
     NoteUnpublishRefused {
-        uz: "operator UPDATE'i qulflangan qatorga urildi (55P03)",
-        en: "the operator's UPDATE hit a locked row (55P03)",
+        uz: "operator UPDATE'i relay qulflagan qatorni lock_timeout (1 ms) ichida ololmadi: 55P03, UPDATE bekor qilindi",
+        en: "the operator's UPDATE waited longer than its lock_timeout (1 ms) for a row a relay holds: 55P03, the UPDATE was cancelled",
     }
     CWalRetained {
         uz: "Saqlanayotgan WAL",
@@ -1267,8 +1267,8 @@ translations! {
     }
     /// The hint.
     LNoSkipHint {
-        uz: "Rejimlar panelidagi «Qulf» tanlovini o'zgartiring yoki pastdagi variant tugmalaridan birini bosing, so'ng ▶.",
-        en: "Change the \"Lock\" choice in the modes panel, or press one of the variant buttons below, then ▶.",
+        uz: "Rejimlar panelidagi «Relay qulfi» tanlovini o'zgartiring yoki pastdagi variant tugmalaridan birini bosing, so'ng ▶.",
+        en: "Change the \"Relay lock\" choice in the modes panel, or press one of the variant buttons below, then ▶.",
     }
     /// The speaker's notes.
     LNoSkipNotes {
@@ -1342,8 +1342,8 @@ translations! {
     }
     /// The hint.
     LCleanupHint {
-        uz: "Avval «yoshi bo'yicha» variantini yurgizib, yo'qotishni ko'ring; keyin «faqat tarqatilganlar» variantini tanlang va ▶.",
-        en: "Run the \"by age\" variant first to see the loss; then pick \"published only\" and ▶.",
+        uz: "Avval «Noto'g'ri tozalovchi» variantini yurgizib, yo'qotishni ko'ring; keyin «Darsdagi outboxTozala» variantini tanlang va ▶.",
+        en: "Run the \"A broken cleaner\" variant first to see the loss; then pick \"The lesson's outboxTozala\" and ▶.",
     }
     /// The speaker's notes.
     LCleanupNotes {
@@ -1462,13 +1462,13 @@ translations! {
     }
     /// The goal the model checks.
     LInboxOwnTxGoal {
-        uz: "Maqsad: worker rejimi «inbox alohida tranzaksiyada» bo'lsin va bitta amal yo'qolsin (yo'qolgan ≥ 1).",
-        en: "Goal: the worker mode is \"inbox in its own transaction\" and one action is lost (lost ≥ 1).",
+        uz: "Maqsad: worker rejimi «Inbox o'z tranzaksiyasida (avval)» bo'lsin va bitta amal yo'qolsin (yo'qolgan ≥ 1).",
+        en: "Goal: the worker mode is \"Inbox in its own transaction (first)\" and one action is lost (lost ≥ 1).",
     }
     /// The hint.
     LInboxOwnTxHint {
-        uz: "Rejimlar panelida worker himoyasini «inbox alohida tranzaksiyada» ga o'zgartiring, worker kartasida «ikkinchi BEGIN» qadamiga o'ldirish qo'ying, so'ng ▶.",
-        en: "In the modes panel set the worker's guard to \"inbox in its own transaction\", arm a kill at the worker's \"second BEGIN\" step, then ▶.",
+        uz: "Rejimlar panelida worker himoyasini «Inbox o'z tranzaksiyasida (avval)» ga o'zgartiring, worker kartasida «BEGIN (ikkinchi)» qadamiga o'ldirish qo'ying, so'ng ▶.",
+        en: "In the modes panel set the worker's guard to \"Inbox in its own transaction (first)\", arm a kill at the worker's \"BEGIN (second)\" step, then ▶.",
     }
     /// The speaker's notes.
     LInboxOwnTxNotes {
@@ -1530,8 +1530,8 @@ translations! {
         en: "A trigger sends every change to the broker.",
     }
     QOutboxWhy2 {
-        uz: "Trigger tashqi tizimga yoza olmaydi va hodisaning biznes ma'nosini bermaydi; darsda ilova o'zi yozadi.",
-        en: "A trigger cannot write to an outside system and loses the event's business meaning; in the lesson the application writes it.",
+        uz: "Triggerning tashqi tizimga qilgan chaqiruvi ROLLBACK bilan bekor bo'lmaydi (bu yana dual write), trigger esa hodisaning biznes ma'nosini bilmaydi; darsda hodisani ilovaning o'zi yozadi.",
+        en: "A trigger's call to an outside system is not undone by ROLLBACK (the dual write again), and a trigger does not know the event's business meaning; in the lesson the application writes the event.",
     }
     /// Quiz question `ExactlyOnce`.
     QExactlyOnce {

@@ -227,12 +227,12 @@ pub const PRESETS: &[PresetText] = &[
     },
     PresetText {
         name: "app-role",
-        uz: ("Faqat INSERT roli", "Ilova roli outboxga faqat yoza oladi: SELECT, UPDATE, DELETE 42501 bilan rad etiladi."),
-        en: ("INSERT-only role", "The app role may only write to the outbox: SELECT, UPDATE, DELETE are denied with 42501."),
+        uz: ("Faqat INSERT roli", "Ilova roli outboxga faqat yoza oladi: SELECT, UPDATE, DELETE, hatto INSERT … RETURNING ham (u SELECT huquqini talab qiladi) 42501 bilan rad etiladi."),
+        en: ("INSERT-only role", "The app role may only write to the outbox: SELECT, UPDATE, DELETE, and even INSERT … RETURNING (it needs SELECT), are denied with 42501."),
     },
     PresetText {
         name: "dual-write-queue-first",
-        uz: ("Dual write: avval navbat", "API avval hodisani qo'shadi, keyin har i % 10 == 3 da COMMIT'dan oldin o'ladi: 10 ta arvoh hodisa."),
+        uz: ("Dual write: avval navbat", "API avval hodisani qo'shadi, keyin har i % 10 == 3 da COMMIT'dan oldin o'ladi: 10 ta fantom hodisa."),
         en: ("Dual write: queue first", "The API adds the event first, then dies before COMMIT at every i % 10 == 3: 10 phantom events."),
     },
     PresetText {

@@ -142,8 +142,9 @@ pub const QUEUE_ADD_NO_ID: &str = "queue.add(tur, malumot)";
 pub const QUEUE_GET: &str = "worker: getNextJob()";
 pub const QUEUE_COMPLETE: &str = "job.moveToCompleted()";
 /// Not SQL: the CDC connector reads the slot's logical stream from its saved offset, and
-/// confirms an offset (the slot may then drop the log up to it).
-pub const CDC_READ: &str = "START_REPLICATION SLOT outbox_slot LOGICAL $1 (proto_version '1')";
+/// confirms an offset (the slot may then drop the log up to it). A replication-protocol
+/// command; pgoutput needs both options (without `publication_names` it refuses to start).
+pub const CDC_READ: &str = "START_REPLICATION SLOT outbox_slot LOGICAL $1 (proto_version '1', publication_names 'outbox_pub')";
 pub const CDC_CONFIRM: &str = "standby status update: flush_lsn = $1";
 pub const EXTERNAL_CALL: &str = "POST https://pochta.example/send";
 pub const HTTP_POST: &str = "POST /vazifalar";

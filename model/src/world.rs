@@ -1460,8 +1460,8 @@ impl World {
         self.mix(0xFA);
     }
 
-    /// The operator's UPDATE, run as its own autocommit statement. With a zero lock
-    /// timeout it gives up (55P03) rather than wait for a relay's transaction.
+    /// The operator's UPDATE, run as its own autocommit statement. With a short lock
+    /// timeout (1 ms) it gives up (55P03) rather than wait for a relay's transaction.
     fn unpublish_since(&mut self, since: u64) {
         let tx = self.db.begin(Role::Owner, self.tick);
         let mut c = Cursor::default();

@@ -287,7 +287,7 @@ pub const PRESETS: &[PresetText] = &[
     },
     PresetText {
         name: "redis-flush",
-        uz: ("Redis ma'lumotni yo'qotdi", "Relay qatorlarni belgilagandan keyin Redis persistensiyasiz qayta turadi: outbox 'tarqatildi' desa ham ishlar yo'q; operator qatorlarni qayta tarqatilmagan qiladi, inbox takrorni yutadi."),
+        uz: ("Redis ma'lumotni yo'qotdi", "Relay qatorlarni belgilagandan keyin Redis persistensiyasiz qayta turadi: outbox 'tarqatildi' desa ham ishlar yo'q; operator qatorlarni qayta tarqatilmagan qiladi, relay ularni qayta tarqatadi, inbox takrorni yutadi."),
         en: ("Redis loses its data", "Redis restarts without persistence after the relay marked rows published: the outbox says published but the jobs are gone; the operator un-marks the rows, the relay republishes, the inbox absorbs the overlap."),
     },
     PresetText {

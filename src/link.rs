@@ -160,3 +160,116 @@ mod tests {
         assert!(matches!(open(&long), Err(LinkError::TooLong(_))));
     }
 }
+
+#[cfg(test)]
+mod tampered {
+    use super::*;
+    use crate::sim::Input;
+    use outbox_model::rng::Rng;
+    use outbox_model::{presets, Action};
+    use serde_json::Value;
+
+    /// Every place in a JSON value: keys and array items, as paths.
+    fn places(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        let children: Vec<(String, &Value)> = match v {
+            Value::Object(m) => m.iter().map(|(k, x)| (k.clone(), x)).collect(),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (format!("#{i}"), x))
+                .collect(),
+            _ => return,
+        };
+        for (k, x) in children {
+            path.push(k);
+            out.push(path.clone());
+            places(x, path, out);
+            path.pop();
+        }
+    }
+
+    fn at<'a>(v: &'a mut Value, path: &[String]) -> &'a mut Value {
+        path.iter().fold(v, |cur, k| match k.strip_prefix('#') {
+            Some(i) => &mut cur[i.parse::<usize>().expect("an index")],
+            None => &mut cur[k.as_str()],
+        })
+    }
+
+    /// A link someone edited by hand: the runs of every preset (a few tasks, 40 ticks in),
+    /// with one to three places set to a value of another kind or at an edge (0, −1,
+    /// u32::MAX, u64::MAX, a fraction, another process's name, null, …) or removed. Each
+    /// opens or is refused with a reason; none panics. Replays longer than 100 000 steps
+    /// are left out to keep the test short (the page bounds them at MAX_ATOMS).
+    #[test]
+    fn edited_links_open_or_are_refused_never_panic() {
+        let mut rng = Rng::new(11);
+        let runs: Vec<Value> = presets()
+            .into_iter()
+            .map(|mut s| {
+                s.workload.tasks = s.workload.tasks.min(6);
+                let mut sim = Sim::new(s);
+                for k in 0..40 {
+                    // Every tenth step a user's action, so the log holds actions to edit.
+                    let mut acts = if k % 10 == 5 {
+                        sim.world.enabled()
+                    } else {
+                        Vec::new()
+                    };
+                    acts.retain(|a| *a != Action::Tick);
+                    if acts.is_empty() {
+                        sim.tick();
+                    } else {
+                        let a = acts[rng.below(acts.len() as u64) as usize].clone();
+                        sim.act(a).expect("an enabled action");
+                    }
+                }
+                serde_json::to_value(sim.to_run()).expect("a run serialises")
+            })
+            .collect();
+        let edges: Vec<Value> = serde_json::from_str(
+            r#"[0, 1, 2, 3, 7, 64, 4294967295, 18446744073709551615, -1, 1.5, "", "x",
+                "relay-1", "relay-3", "worker-1", "api-1", "client", null, true, [], {}]"#,
+        )
+        .expect("edge values");
+        let (mut opened, mut refused) = (0, 0);
+        for _ in 0..4000 {
+            let mut v = runs[rng.below(runs.len() as u64) as usize].clone();
+            for _ in 0..=rng.below(3) {
+                let mut all = Vec::new();
+                places(&v, &mut Vec::new(), &mut all);
+                let path = &all[rng.below(all.len() as u64) as usize];
+                if rng.below(10) == 0 {
+                    let (last, parent) = path.split_last().expect("a path");
+                    if let Value::Object(m) = at(&mut v, parent) {
+                        m.remove(last);
+                    }
+                } else {
+                    *at(&mut v, path) = edges[rng.below(edges.len() as u64) as usize].clone();
+                }
+            }
+            if let Ok(run) = serde_json::from_value::<Run>(v.clone()) {
+                let steps = run.inputs.iter().fold(0u64, |n, i| match i {
+                    Input::Ticks(t) => n.saturating_add(*t),
+                    Input::Act(_) => n.saturating_add(1),
+                });
+                if steps > 100_000 || run.scenario.workload.tasks > 1_000 {
+                    continue;
+                }
+            }
+            let text = v.to_string();
+            match std::panic::catch_unwind(|| from_json(&text).map(|_| ())) {
+                Ok(Ok(())) => opened += 1,
+                Ok(Err(e)) => {
+                    assert!(!e.to_string().is_empty(), "an empty reason for {text}");
+                    refused += 1;
+                }
+                Err(_) => panic!("opening this run panicked: {text}"),
+            }
+        }
+        // Both ways are taken (measured: 279 opened, 3 707 refused).
+        assert!(
+            opened > 100 && refused > 1000,
+            "opened {opened}, refused {refused}"
+        );
+    }
+}

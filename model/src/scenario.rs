@@ -300,6 +300,9 @@ impl Default for Scenario {
 /// Limits on what a scenario may ask for, so a hostile link cannot exhaust memory.
 pub const MAX_TASKS: u32 = 2_000_000;
 pub const MAX_RELAYS: u8 = 3;
+/// The longest interval or timeout a scenario may set, in ticks (a run of the page's
+/// biggest world lasts a few million ticks).
+pub const MAX_DURATION_TICKS: u64 = 1_000_000_000;
 pub const MAX_WORKERS: u8 = 3;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -363,6 +366,38 @@ impl Scenario {
         if let Some(c) = &self.config.cleaner {
             if c.interval_ticks == 0 {
                 return err("config.cleaner.interval_ticks", "must be > 0".into());
+            }
+        }
+        // Durations are added to the current tick: bounded, so no sum can overflow.
+        let durations = [
+            (
+                "config.relay.poll_interval_ticks",
+                Some(self.config.relay.poll_interval_ticks),
+            ),
+            (
+                "config.restart_after_ticks",
+                self.config.restart_after_ticks,
+            ),
+            (
+                "config.stuck_after_ticks",
+                Some(self.config.stuck_after_ticks),
+            ),
+            (
+                "config.queue.lock_duration_ticks",
+                Some(self.config.queue.lock_duration_ticks),
+            ),
+            (
+                "config.queue.stalled_interval_ticks",
+                Some(self.config.queue.stalled_interval_ticks),
+            ),
+            (
+                "config.cleaner.interval_ticks",
+                self.config.cleaner.as_ref().map(|c| c.interval_ticks),
+            ),
+        ];
+        for (field, d) in durations {
+            if d.is_some_and(|d| d > MAX_DURATION_TICKS) {
+                return err(field, format!("at most {MAX_DURATION_TICKS}"));
             }
         }
         if self.config.client_retries > 10 {

@@ -23,6 +23,51 @@ fn out_of_range_values_are_refused() {
     assert_eq!(e.field, "faults[0].process");
 }
 
+/// Found by the page's edited-link test: a poll interval of u64::MAX overflowed
+/// `tick + interval` in the relay. Every duration that is added to the tick is bounded.
+#[test]
+fn durations_that_would_overflow_the_clock_are_refused() {
+    use outbox_model::scenario::MAX_DURATION_TICKS;
+    for (json, field) in [
+        (
+            r#"{"relay":{"poll_interval_ticks":N}}"#,
+            "config.relay.poll_interval_ticks",
+        ),
+        (r#"{"restart_after_ticks":N}"#, "config.restart_after_ticks"),
+        (r#"{"stuck_after_ticks":N}"#, "config.stuck_after_ticks"),
+        (
+            r#"{"queue":{"lock_duration_ticks":N}}"#,
+            "config.queue.lock_duration_ticks",
+        ),
+        (
+            r#"{"queue":{"stalled_interval_ticks":N}}"#,
+            "config.queue.stalled_interval_ticks",
+        ),
+        (
+            r#"{"cleaner":{"interval_ticks":N}}"#,
+            "config.cleaner.interval_ticks",
+        ),
+    ] {
+        let at = |n: u64| {
+            format!(
+                r#"{{"name":"x","config":{}}}"#,
+                json.replace('N', &n.to_string())
+            )
+        };
+        let e = Scenario::from_json(&at(u64::MAX)).unwrap_err();
+        assert_eq!(e.field, field);
+        let e = Scenario::from_json(&at(MAX_DURATION_TICKS + 1)).unwrap_err();
+        assert_eq!(e.field, field);
+        // The bound itself is allowed, and runs.
+        let s =
+            Scenario::from_json(&at(MAX_DURATION_TICKS)).unwrap_or_else(|e| panic!("{field}: {e}"));
+        let mut w = outbox_model::World::new(&s);
+        for _ in 0..2_000 {
+            w.step();
+        }
+    }
+}
+
 #[test]
 fn garbage_is_an_error_not_a_panic() {
     for text in [

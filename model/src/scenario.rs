@@ -303,6 +303,9 @@ pub const MAX_RELAYS: u8 = 3;
 /// The longest interval or timeout a scenario may set, in ticks (a run of the page's
 /// biggest world lasts a few million ticks).
 pub const MAX_DURATION_TICKS: u64 = 1_000_000_000;
+/// The latest tick a scheduled action may name: the clock jumps to it when the world is
+/// idle, and durations are then added to it.
+pub const MAX_SCHEDULE_TICK: u64 = 1_000_000_000_000;
 pub const MAX_WORKERS: u8 = 3;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -430,6 +433,13 @@ impl Scenario {
             }
         }
         for (i, t) in self.schedule.iter().enumerate() {
+            // The clock jumps to a scheduled action when nothing else can run.
+            if t.at_tick > MAX_SCHEDULE_TICK {
+                return err(
+                    &format!("schedule[{i}].at_tick"),
+                    format!("at most {MAX_SCHEDULE_TICK}"),
+                );
+            }
             if let Some(p) = t.action.process() {
                 if crate::world::proc_index(&self.config, p, !self.script.is_empty()).is_none() {
                     return err(

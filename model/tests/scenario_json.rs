@@ -68,6 +68,32 @@ fn durations_that_would_overflow_the_clock_are_refused() {
     }
 }
 
+/// The same test found a second one: a scheduled action at u64::MAX. When nothing can
+/// run, the clock jumps to the next scheduled action, and the queue's stalled check then
+/// added its interval to that tick.
+#[test]
+fn a_scheduled_action_beyond_the_clock_is_refused() {
+    use outbox_model::scenario::MAX_SCHEDULE_TICK;
+    let at = |n: u64| {
+        format!(
+            r#"{{"name":"x","config":{{"relays":0,"workers":0}},"workload":{{"tasks":0}},"schedule":[{{"at_tick":{n},"action":{{"action":"queue_up"}}}}]}}"#
+        )
+    };
+    let e = Scenario::from_json(&at(u64::MAX)).unwrap_err();
+    assert_eq!(e.field, "schedule[0].at_tick");
+    let s = Scenario::from_json(&at(MAX_SCHEDULE_TICK)).unwrap();
+    // Nothing else is alive: the clock jumps to the action and adds to it without overflow.
+    let mut w = outbox_model::World::new(&s);
+    for _ in 0..100 {
+        w.step();
+    }
+    assert!(
+        w.tick >= MAX_SCHEDULE_TICK,
+        "the clock jumped to the action: {}",
+        w.tick
+    );
+}
+
 #[test]
 fn garbage_is_an_error_not_a_panic() {
     for text in [

@@ -52,21 +52,16 @@ pub fn run_in_tasks(owner: Rc<Cell<bool>>, work: impl FnMut(f64) -> bool + 'stat
         return run_in_frames(owner, work);
     };
     let (inbox, outbox) = (channel.port1(), channel.port2());
-    // The job is dropped (with what it holds) as soon as it is done or its owner goes; the
-    // small closure that calls it stays registered on the closed port.
-    type Job = Rc<RefCell<Option<Box<dyn FnMut(f64) -> bool>>>>;
-    let job: Job = Rc::new(RefCell::new(Some(Box::new(work))));
     let port = inbox.clone();
+    // The job is dropped (with what it holds) as soon as it is done or its owner goes; the
+    // small closure that called it stays behind, unregistered from the closed port.
+    let mut job = Some(work);
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| {
-        let more = owner.get()
-            && job
-                .borrow_mut()
-                .as_mut()
-                .is_some_and(|work| work(now_ms() + TASK_MS));
+        let more = owner.get() && job.as_mut().is_some_and(|work| work(now_ms() + TASK_MS));
         if more {
             let _ = outbox.post_message(&JsValue::NULL);
         } else {
-            job.borrow_mut().take();
+            job = None;
             port.set_onmessage(None);
             port.close();
         }
@@ -78,27 +73,21 @@ pub fn run_in_tasks(owner: Rc<Cell<bool>>, work: impl FnMut(f64) -> bool + 'stat
 
 /// Calls `work(deadline_ms)` once per animation frame until it returns false or `owner`
 /// turns false.
-pub fn run_in_frames(owner: Rc<Cell<bool>>, mut work: impl FnMut(f64) -> bool + 'static) {
+pub fn run_in_frames(owner: Rc<Cell<bool>>, work: impl FnMut(f64) -> bool + 'static) {
     type Frame = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
-    let alive = Rc::new(Cell::new(true));
     let frame: Frame = Rc::new(RefCell::new(None));
-    {
-        let (alive, frame2) = (alive.clone(), frame.clone());
-        *frame.borrow_mut() = Some(Closure::new(move |_ts: f64| {
-            if !alive.get() || !owner.get() {
-                return;
-            }
-            let more = work(now_ms() + SLICE_MS);
-            if more {
-                if let (Some(w), Some(cb)) = (web_sys::window(), frame2.borrow().as_ref()) {
-                    let _ = w.request_animation_frame(cb.as_ref().unchecked_ref());
-                }
-            } else {
-                // Break the closure's reference to itself once done.
-                alive.set(false);
-            }
-        }));
-    }
+    let frame2 = frame.clone();
+    // As in `run_in_tasks`: the job goes when it is done or its owner goes; the closure,
+    // which holds itself to ask for the next frame, stays behind, empty.
+    let mut job = Some(work);
+    *frame.borrow_mut() = Some(Closure::new(move |_ts: f64| {
+        let more = owner.get() && job.as_mut().is_some_and(|work| work(now_ms() + SLICE_MS));
+        if !more {
+            job = None;
+        } else if let (Some(w), Some(cb)) = (web_sys::window(), frame2.borrow().as_ref()) {
+            let _ = w.request_animation_frame(cb.as_ref().unchecked_ref());
+        }
+    }));
     let first = frame.borrow();
     if let (Some(w), Some(cb)) = (web_sys::window(), first.as_ref()) {
         let _ = w.request_animation_frame(cb.as_ref().unchecked_ref());

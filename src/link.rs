@@ -165,35 +165,10 @@ mod tests {
 mod tampered {
     use super::*;
     use crate::sim::Input;
+    use outbox_model::json_edit::{at, places};
     use outbox_model::rng::Rng;
     use outbox_model::{presets, Action};
     use serde_json::Value;
-
-    /// Every place in a JSON value: keys and array items, as paths.
-    fn places(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-        let children: Vec<(String, &Value)> = match v {
-            Value::Object(m) => m.iter().map(|(k, x)| (k.clone(), x)).collect(),
-            Value::Array(a) => a
-                .iter()
-                .enumerate()
-                .map(|(i, x)| (format!("#{i}"), x))
-                .collect(),
-            _ => return,
-        };
-        for (k, x) in children {
-            path.push(k);
-            out.push(path.clone());
-            places(x, path, out);
-            path.pop();
-        }
-    }
-
-    fn at<'a>(v: &'a mut Value, path: &[String]) -> &'a mut Value {
-        path.iter().fold(v, |cur, k| match k.strip_prefix('#') {
-            Some(i) => &mut cur[i.parse::<usize>().expect("an index")],
-            None => &mut cur[k.as_str()],
-        })
-    }
 
     /// A link or a trace file someone edited by hand: the runs of every preset (a few
     /// tasks, 40 steps in), as a link's JSON and as a trace, with one to three places set to

@@ -10,6 +10,7 @@ pub mod auditor;
 pub mod db;
 pub mod explore;
 pub mod ids;
+pub mod json_edit;
 pub mod lesson;
 pub mod queue;
 pub mod rng;

@@ -4,35 +4,10 @@
 //! with a reason, or runs: no panic (these tests build with overflow checks) and no
 //! violation of the model's own invariants under full checking.
 
+use outbox_model::json_edit::{at, places};
 use outbox_model::rng::Rng;
 use outbox_model::{presets, CheckLevel, Scenario, World};
 use serde_json::Value;
-
-/// Every place in a JSON value, as a path of keys and `#index`es.
-fn places(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-    let children: Vec<(String, &Value)> = match v {
-        Value::Object(m) => m.iter().map(|(k, x)| (k.clone(), x)).collect(),
-        Value::Array(a) => a
-            .iter()
-            .enumerate()
-            .map(|(i, x)| (format!("#{i}"), x))
-            .collect(),
-        _ => return,
-    };
-    for (k, x) in children {
-        path.push(k);
-        out.push(path.clone());
-        places(x, path, out);
-        path.pop();
-    }
-}
-
-fn at<'a>(v: &'a mut Value, path: &[String]) -> &'a mut Value {
-    path.iter().fold(v, |cur, k| match k.strip_prefix('#') {
-        Some(i) => &mut cur[i.parse::<usize>().expect("an index")],
-        None => &mut cur[k.as_str()],
-    })
-}
 
 const NUMBERS: [u64; 11] = [
     0,

@@ -300,13 +300,13 @@ impl Default for Scenario {
 /// Limits on what a scenario may ask for, so a hostile link cannot exhaust memory.
 pub const MAX_TASKS: u32 = 2_000_000;
 pub const MAX_RELAYS: u8 = 3;
+pub const MAX_WORKERS: u8 = 3;
 /// The longest interval or timeout a scenario may set, in ticks (a run of the page's
 /// biggest world lasts a few million ticks).
 pub const MAX_DURATION_TICKS: u64 = 1_000_000_000;
 /// The latest tick a scheduled action may name: the clock jumps to it when the world is
 /// idle, and durations are then added to it.
 pub const MAX_SCHEDULE_TICK: u64 = 1_000_000_000_000;
-pub const MAX_WORKERS: u8 = 3;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {

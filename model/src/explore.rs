@@ -599,9 +599,9 @@ const FLAG_CUT: u8 = 4;
 /// (little-endian, in write order) is folded 8 bytes at a time into two 64-bit lanes, and
 /// [`KeyHash::finish128`] mixes in the length. Every branch of a key is preceded by a tag
 /// of a fixed width, so the byte streams of two different states differ; `usize` is written
-/// as 64 bits, so keys are the same on every platform. Only 64-bit
-/// multiplications: wasm has them natively, while a 64×64→128 product is a library call
-/// there (8 % of the explorer's time in wasm, with the byte buffer's writes another 7 %).
+/// as 64 bits, so keys are the same on every platform. Only 64-bit multiplications: wasm
+/// has them natively, while a 64×64→128 product is a library call there (8 % of the
+/// explorer's time in wasm, with the byte buffer's writes another 7 %).
 struct KeyHash {
     a: u64,
     b: u64,

@@ -31,6 +31,9 @@ pub enum Scope {
 pub fn run(ctx: &Ctx, scope: Scope) -> Result<()> {
     let started = Instant::now();
     stage("wasm32-unknown-unknown target", || wasm_target(ctx))?;
+    if scope == Scope::Test {
+        stage("clippy + rustfmt (rustup components)", || lint_tools(ctx))?;
+    }
     stage(&format!("trunk {TRUNK_VERSION}"), || trunk(ctx))?;
     stage("wasm-bindgen-cli (= Cargo.lock)", || wasm_bindgen(ctx))?;
     stage(&format!("wasm-opt (npm {BINARYEN_NPM})"), || wasm_opt(ctx))?;
@@ -81,6 +84,27 @@ fn wasm_target(ctx: &Ctx) -> Result<String> {
         &log(ctx, "wasm32-target"),
     )?;
     Ok("installed".into())
+}
+
+/// The lint layer's tools. A rustup toolchain usually ships them; a minimal profile
+/// does not, and the lint layer must not fail for a missing install step.
+fn lint_tools(ctx: &Ctx) -> Result<String> {
+    let present = || {
+        output(Command::new("cargo").args(["clippy", "--version"])).is_some()
+            && output(Command::new("cargo").args(["fmt", "--version"])).is_some()
+    };
+    if present() {
+        return Ok("already installed".into());
+    }
+    run_logged(
+        Command::new("rustup").args(["component", "add", "clippy", "rustfmt"]),
+        &log(ctx, "lint-tools"),
+    )?;
+    if present() {
+        Ok("installed".into())
+    } else {
+        Err("`cargo clippy` or `cargo fmt` still missing after rustup component add".into())
+    }
 }
 
 /// The version a `tool --version` prints, as its second word ("trunk 0.21.14").

@@ -90,21 +90,24 @@ fn lint(ctx: &Ctx, _: &mut State) -> Result<bool> {
         "-D",
         "warnings",
     ]))?;
-    // The page as the browser gets it: the app, its component tests and the model.
-    let wasm = run_visible(ctx.cargo().args([
-        "clippy",
-        "-p",
-        "outbox-playground",
-        "-p",
-        "outbox-model",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
-    Ok(fmt && native && wasm)
+    // The page as the browser gets it: the app with its component tests, and the model's
+    // library (its dev-dependencies, proptest and criterion, do not build for wasm32).
+    let wasm = |package: &str, targets: &str| {
+        run_visible(ctx.cargo().args([
+            "clippy",
+            "-p",
+            package,
+            "--target",
+            "wasm32-unknown-unknown",
+            targets,
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    };
+    let page = wasm("outbox-playground", "--all-targets")?;
+    let model = wasm("outbox-model", "--lib")?;
+    Ok(fmt && native && page && model)
 }
 
 /// Layer 2: every crate's native tests (the env-dependent targets need the `integration`

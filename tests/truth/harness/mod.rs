@@ -1,10 +1,10 @@
 //! The truth suite's harness: the two sides and the fixture that runs a step on both.
 //!
 //! `pg` drives a real PostgreSQL (one connection and thread per session), `model` drives
-//! `outbox_model::db::Db` (one transaction per session), and `both` holds one of each plus
-//! the printed log, so a scenario reads as its steps: `both.tx(..)`, `both.poll(..)`,
-//! `both.check(step, |pg| .., |model| ..)`. Every step's two answers are printed and must
-//! agree; that printed table is what people read.
+//! `outbox_model::db::Db` (one transaction per session), and `both::Both` holds one of each
+//! plus the scenario's name and printed log, so a scenario (`let mut b = Both::new(..)`)
+//! reads as its steps: `b.tx(..)`, `b.poll(..)`, `b.check(step, |pg| .., |m| ..)`. Every
+//! step's two answers are printed and must agree; that printed table is what people read.
 
 mod both;
 mod model;

@@ -1,6 +1,7 @@
 //! Layer 4: a real PostgreSQL server, started and stopped by `cargo xtask test`, which passes
-//! its address in `OUTBOX_PG_URL`. Later this file hosts the differential suite (the model
-//! against the real server), one connection per thread.
+//! its address in `OUTBOX_PG_URL`. These checks are the server's own (it answers, one
+//! connection per thread); the differential suite, the model against the same server, is
+//! the `truth` target in tests/truth/.
 #![cfg(not(target_arch = "wasm32"))]
 
 use postgres::{Client, NoTls};

@@ -1,0 +1,114 @@
+//! Roles: the app role (`vazifalar_ilova`) may INSERT into the outbox and nothing else;
+//! `RETURNING hodisa_id` needs SELECT on that column; a serial column (unlike the
+//! identity column) would need a grant on its sequence.
+
+use crate::harness::{Ans, Both, Model, Param, Pg, S};
+use outbox_model::db::{Privilege, Role, Table};
+use outbox_model::ids::{EventId, EventKind};
+use outbox_model::sql;
+
+#[test]
+fn insert_only_app_role() {
+    let mut b = Both::new("app-role");
+    b.sessions(&[S]);
+    let probes: [(&str, &'static str, Table, Privilege); 3] = [
+        (
+            "SELECT count(*) FROM outbox",
+            sql::COUNT_OUTBOX,
+            Table::Outbox,
+            Privilege::Select,
+        ),
+        (
+            "UPDATE outbox SET tarqatilgan_vaqt",
+            sql::UPDATE_ALL_PUBLISHED,
+            Table::Outbox,
+            Privilege::Update,
+        ),
+        (
+            "DELETE FROM outbox",
+            sql::DELETE_ALL,
+            Table::Outbox,
+            Privilege::Delete,
+        ),
+    ];
+    for (label, text, table, p) in probes {
+        begin_as_app(&mut b);
+        b.insert_event("INSERT INTO outbox as the app", S, 1);
+        let e = b.check(
+            label,
+            |pg| pg.count(S, text, vec![]),
+            |m| {
+                let t = m.t(S);
+                let r = m.db.probe(t, table, p);
+                m.conv(r, Ans::Count)
+            },
+        );
+        assert_eq!(e, Ans::Err("42501".into()));
+        b.tx("ROLLBACK", S, sql::ROLLBACK);
+    }
+    // What RETURNING hodisa_id needs: SELECT on that column.
+    begin_as_app(&mut b);
+    let e = b.check("INSERT … RETURNING hodisa_id", returning, model_returning);
+    assert_eq!(e, Ans::Err("42501".into()));
+    b.tx("ROLLBACK", S, sql::ROLLBACK);
+    b.pg.observer.batch_execute(sql::GRANT_RETURNING).unwrap();
+    b.m.db.app_can_read_hodisa_id = true;
+    begin_as_app(&mut b);
+    let step = "after GRANT SELECT (hodisa_id): RETURNING";
+    b.check(step, returning, model_returning);
+    b.tx("ROLLBACK", S, sql::ROLLBACK);
+    a_serial_column_needs_a_sequence_grant(&mut b);
+}
+
+/// BEGIN, then `SET LOCAL ROLE vazifalar_ilova`, compared as one step: PostgreSQL's BEGIN
+/// is not compared on its own, the model begins inside the role step.
+fn begin_as_app(b: &mut Both) {
+    b.pg.exec(S, sql::BEGIN);
+    b.check(
+        "SET LOCAL ROLE vazifalar_ilova",
+        |pg| pg.exec(S, sql::SET_ROLE_APP),
+        |m| {
+            m.begin(S);
+            let t = m.t(S);
+            m.db.set_local_role(t, Role::App);
+            Ans::Ok
+        },
+    );
+}
+
+/// `INSERT … RETURNING hodisa_id` on PostgreSQL: the rows returned.
+fn returning(pg: &mut Pg) -> Ans {
+    let p = vec![
+        Param::T("vazifa.bajarildi".into()),
+        Param::I(1),
+        Param::J(serde_json::json!({})),
+    ];
+    pg.returning(S, p)
+}
+
+/// The model's `INSERT … RETURNING hodisa_id`.
+fn model_returning(m: &mut Model) -> Ans {
+    let t = m.t(S);
+    let r =
+        m.db.insert_event(t, EventId(9), EventKind::Completed, 1, 0, 0, true);
+    m.conv(r, |_| Ans::Count(1))
+}
+
+fn a_serial_column_needs_a_sequence_grant(b: &mut Both) {
+    // The identity column needed no sequence grant (every INSERT above worked); a serial
+    // column does. This is PostgreSQL's fact alone: the model has no serial columns.
+    b.pg.observer
+        .batch_execute("CREATE TABLE serial_demo (id serial PRIMARY KEY, x int); GRANT INSERT ON serial_demo TO vazifalar_ilova")
+        .unwrap();
+    b.pg.exec(S, sql::BEGIN);
+    b.pg.exec(S, sql::SET_ROLE_APP);
+    let a =
+        b.pg.count(S, "INSERT INTO serial_demo (x) VALUES (1)", vec![]);
+    b.pg_only(
+        "INSERT into a serial table as the app",
+        &a,
+        "a serial column needs USAGE on its sequence",
+    );
+    assert_eq!(a, Ans::Err("42501".into()));
+    b.pg.exec(S, sql::ROLLBACK);
+}

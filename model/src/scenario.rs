@@ -2,9 +2,9 @@
 //! as JSON, so a run is reproducible from a link or a file. `model/README.md` documents the
 //! format; `presets()` holds the named ones.
 
+pub use crate::action::{Action, ProcKind, Step, When};
 use crate::db::LockMode;
 use crate::queue::QueueOptions;
-use crate::world::{Action, Step};
 use serde::{Deserialize, Serialize};
 
 /// How the API writes a task and its event.
@@ -187,27 +187,6 @@ impl Default for Workload {
     }
 }
 
-/// When a rule fires, judged at the moment the process reaches the step.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum When {
-    Always,
-    /// The n-th time (from 1) this process reaches the step.
-    Nth {
-        n: u32,
-    },
-    /// The task being handled has index `i` with `i % modulus == remainder` (the canon's
-    /// `i % 10 == 3`).
-    TaskIndexMod {
-        modulus: u32,
-        remainder: u32,
-    },
-    /// The event being handled is this one (`h-N`, by N).
-    Event {
-        event: u32,
-    },
-}
-
 /// Standing rules of a scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "fault", deny_unknown_fields)]
@@ -295,6 +274,31 @@ impl Default for Scenario {
             max_ticks: default_max_ticks(),
         }
     }
+}
+
+/// Process names, in world order.
+pub fn proc_names(cfg: &Config, session: bool) -> Vec<String> {
+    let mut v = vec!["client".to_string(), "api".to_string()];
+    for i in 1..=cfg.relays {
+        v.push(format!("relay-{i}"));
+    }
+    for i in 1..=cfg.workers {
+        v.push(format!("worker-{i}"));
+    }
+    if cfg.cdc {
+        v.push("cdc".to_string());
+    }
+    if cfg.cleaner.is_some() {
+        v.push("cleaner".to_string());
+    }
+    if session {
+        v.push("psql".to_string());
+    }
+    v
+}
+
+pub fn proc_index(cfg: &Config, name: &str, session: bool) -> Option<usize> {
+    proc_names(cfg, session).iter().position(|n| n == name)
 }
 
 /// Limits on what a scenario may ask for, so a hostile link cannot exhaust memory.
@@ -415,9 +419,7 @@ impl Scenario {
         for (i, f) in self.faults.iter().enumerate() {
             let when = match f {
                 Fault::Kill { process, when, .. } => {
-                    if crate::world::proc_index(&self.config, process, !self.script.is_empty())
-                        .is_none()
-                    {
+                    if proc_index(&self.config, process, !self.script.is_empty()).is_none() {
                         return err(
                             &format!("faults[{i}].process"),
                             format!("no process named {process:?} in this configuration"),
@@ -441,7 +443,7 @@ impl Scenario {
                 );
             }
             if let Some(p) = t.action.process() {
-                if crate::world::proc_index(&self.config, p, !self.script.is_empty()).is_none() {
+                if proc_index(&self.config, p, !self.script.is_empty()).is_none() {
                     return err(
                         &format!("schedule[{i}].action"),
                         format!("no process named {p:?} in this configuration"),

@@ -19,7 +19,7 @@ fn polls_text(w: &World) -> String {
     let history = |h: &Vec<outbox_model::world::Poll>| {
         let polls: Vec<String> = h
             .iter()
-            .map(|p| format!("Poll {{ tarqatildi: {}, xato: {} }}", p.tarqatildi, p.xato))
+            .map(|p| format!("Poll {{ tarqatildi: {}, xato: {} }}", p.published, p.failed))
             .collect();
         format!("[{}]", polls.join(", "))
     };

@@ -99,6 +99,22 @@ pub enum ProcKind {
     Cleaner,
 }
 
+impl ProcKind {
+    /// The process's name, as the log, the page and scenario files spell it: `n` numbers
+    /// the relays and workers (from 1) and is ignored for the kinds there is one of.
+    pub fn name(self, n: u8) -> String {
+        match self {
+            ProcKind::Client => "client".into(),
+            ProcKind::Api => "api".into(),
+            ProcKind::Relay => format!("relay-{n}"),
+            ProcKind::Worker => format!("worker-{n}"),
+            ProcKind::Cdc => "cdc".into(),
+            ProcKind::Cleaner => "cleaner".into(),
+            ProcKind::Session => "psql".into(),
+        }
+    }
+}
+
 /// Actions: what the scheduler, a user or a fault rule can do to the world.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "action", deny_unknown_fields)]

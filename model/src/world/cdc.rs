@@ -9,7 +9,7 @@ impl World {
     pub(super) fn run_cdc(&mut self, i: usize) {
         let pid = Some(ProcId(i as u8));
         let step = self.procs[i].pc;
-        let limit = self.cfg.relay.partiya as usize;
+        let limit = self.cfg.relay.batch_size as usize;
         match step {
             Step::ReadWal => {
                 // From the slot's confirmed offset: whole transactions, in commit order.

@@ -2,7 +2,7 @@
 //! away, failing publishes, a flush, the operator's recovery), killing and restarting a
 //! process, and deciding whether an armed kill rule fires when a process reaches a step.
 
-use super::{FaultNote, Mem, Note, World};
+use super::{FaultNote, Mem, Note, RelayMem, World};
 use crate::action::{Action, ProcKind, Step, When};
 use crate::db::{Cursor, Exec, Role};
 use crate::ids::{EventId, ProcId};
@@ -216,7 +216,7 @@ impl World {
                 self.touched.push(r.event);
                 self.reply_client(false);
             }
-            Mem::Relay { batch, .. } => {
+            Mem::Relay(RelayMem { batch, .. }) => {
                 for r in batch {
                     self.touched.push(self.db.outbox[r as usize].hodisa);
                 }
@@ -287,7 +287,7 @@ impl World {
                 req.as_ref().map(|r| r.intent),
                 req.as_ref().map(|r| r.event),
             ),
-            Mem::Relay { batch, pos, .. } => {
+            Mem::Relay(RelayMem { batch, pos, .. }) => {
                 let r = batch.get(*pos).or(batch.first());
                 match r {
                     Some(&r) => {

@@ -4,7 +4,7 @@
 //! processes whose state changed, so a tick does not look at every process.
 
 use super::CheckLevel;
-use super::{Mem, Proc, Wait, World};
+use super::{Mem, Proc, RelayMem, Wait, World};
 use crate::action::Step;
 use crate::ids::TxId;
 use crate::queue::Health;
@@ -150,8 +150,8 @@ impl World {
             (Mem::Client { next, .. }, Step::Send) => *next < self.tasks_total && f.api_ready,
             (Mem::Client { reply, .. }, _) => reply.is_some(),
             (Mem::Api { req }, _) => req.is_some(),
-            (Mem::Relay { .. }, Step::Begin) => self.tick >= p.sleep_until,
-            (Mem::Relay { .. }, _) => true,
+            (Mem::Relay(_), Step::Begin) => self.tick >= p.sleep_until,
+            (Mem::Relay(_), _) => true,
             (Mem::Worker { job: None }, _) => f.has_waiting,
             (Mem::Worker { .. }, Step::Complete) => f.up,
             (Mem::Worker { .. }, _) => true,
@@ -183,8 +183,8 @@ impl World {
                     [GATE_NEVER, GATE_ALWAYS][reply.is_some() as usize]
                 }
                 (Mem::Api { req }, _) => [GATE_NEVER, GATE_ALWAYS][req.is_some() as usize],
-                (Mem::Relay { .. }, Step::Begin) => GATE_AT,
-                (Mem::Relay { .. }, _) => GATE_ALWAYS,
+                (Mem::Relay(_), Step::Begin) => GATE_AT,
+                (Mem::Relay(_), _) => GATE_ALWAYS,
                 (Mem::Worker { job: None }, _) => GATE_WAITING,
                 (Mem::Worker { .. }, Step::Complete) => GATE_UP,
                 (Mem::Worker { .. }, _) => GATE_ALWAYS,
@@ -334,7 +334,9 @@ impl World {
         self.procs.iter().all(|p| match &p.mem {
             Mem::Client { next, waiting, .. } => *next >= self.tasks_total && waiting.is_none(),
             Mem::Api { req } => req.is_none(),
-            Mem::Relay { batch, .. } => !p.alive || (p.pc == Step::Begin && batch.is_empty()),
+            Mem::Relay(RelayMem { batch, .. }) => {
+                !p.alive || (p.pc == Step::Begin && batch.is_empty())
+            }
             Mem::Worker { job } => job.is_none(),
             Mem::Session { pos } => *pos >= self.script.len() || !p.alive,
             Mem::Cdc { batch, .. } => !p.alive || batch.is_empty(),

@@ -4,7 +4,7 @@
 //! the counters the page shows are read from the auditor and the tables.
 
 use super::gates::bits;
-use super::{Mem, World};
+use super::{Mem, RelayMem, World};
 use crate::action::Step;
 use crate::auditor::{Class, TaskRef};
 use crate::db::TxStatus;
@@ -114,7 +114,7 @@ impl World {
         self.procs.iter().any(|p| {
             p.alive
                 && match &p.mem {
-                    Mem::Relay { batch, pos, .. } => {
+                    Mem::Relay(RelayMem { batch, pos, .. }) => {
                         self.cfg.relay.mode == RelayMode::MarkFirst
                             && p.pc == Step::Publish
                             && batch[*pos..]

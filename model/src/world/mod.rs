@@ -25,12 +25,12 @@ mod session;
 mod worker;
 
 pub use crate::action::{Action, ProcKind, Step, When};
-pub use crate::scenario::{proc_index, proc_names};
+pub use crate::scenario::{proc_index, proc_names, processes};
 pub use faults::ArmedKill;
 pub use judge::{CheckLevel, Counters};
 pub use log::{FaultNote, LogEntry, Note};
 pub use program::{program, script_sql, step_sql};
-pub use relay::Poll;
+pub use relay::{Poll, RelayMem};
 pub use session::{ScriptResult, PG_SLEEP_TICKS};
 
 use crate::auditor::{Auditor, TaskRef};
@@ -84,13 +84,7 @@ pub enum Mem {
     Api {
         req: Option<Request>,
     },
-    Relay {
-        batch: Vec<u32>,
-        pos: usize,
-        ok: Vec<u32>,
-        bad: Vec<u32>,
-        cursor: Cursor,
-    },
+    Relay(RelayMem),
     Worker {
         job: Option<HeldJob>,
     },
@@ -124,6 +118,33 @@ pub struct Proc {
     pub kills: u32,
     /// Armed kill rules have already counted this arrival at `pc`.
     arrived: bool,
+}
+
+impl Proc {
+    /// Process number `n` of `kind` (see [`processes`]), alive at its program's first step.
+    fn new(kind: ProcKind, n: u8, cfg: &Config, script_len: usize) -> Proc {
+        let program = program(kind, cfg, script_len);
+        let pc = program.first().copied().unwrap_or(Step::Send);
+        // The cleaner's first run is one interval in (a scheduled job, not a start-up task).
+        let sleep_until = match (&cfg.cleaner, kind) {
+            (Some(c), ProcKind::Cleaner) => c.interval_ticks,
+            _ => 0,
+        };
+        Proc {
+            name: kind.name(n),
+            kind,
+            program,
+            alive: true,
+            pc,
+            tx: None,
+            blocked: None,
+            sleep_until,
+            restart_at: None,
+            mem: World::fresh_mem(kind, 0),
+            kills: 0,
+            arrived: false,
+        }
+    }
 }
 
 /// Up to this many events' worth of table space is reserved when a world is made: the
@@ -180,47 +201,21 @@ impl World {
     pub fn new(s: &Scenario) -> World {
         let cfg = s.config.clone();
         let session = !s.script.is_empty();
-        let mut procs = Vec::new();
-        for name in proc_names(&cfg, session) {
-            let kind = if name == "client" {
-                ProcKind::Client
-            } else if name == "api" {
-                ProcKind::Api
-            } else if name.starts_with("relay") {
-                ProcKind::Relay
-            } else if name.starts_with("worker") {
-                ProcKind::Worker
-            } else if name == "cdc" {
-                ProcKind::Cdc
-            } else if name == "cleaner" {
-                ProcKind::Cleaner
-            } else {
-                ProcKind::Session
-            };
-            let program = program(kind, &cfg, s.script.len());
-            let pc = program.first().copied().unwrap_or(Step::Send);
-            let mem = Self::fresh_mem(kind, 0);
-            // The cleaner's first run is one interval in (a scheduled job, not a start-up task).
-            let sleep_until = match (&cfg.cleaner, kind) {
-                (Some(c), ProcKind::Cleaner) => c.interval_ticks,
-                _ => 0,
-            };
-            procs.push(Proc {
-                name,
-                kind,
-                program,
-                alive: true,
-                pc,
-                tx: None,
-                blocked: None,
-                sleep_until,
-                restart_at: None,
-                mem,
-                kills: 0,
-                arrived: false,
-            });
-        }
-        let mut w = World {
+        let procs = processes(&cfg, session)
+            .into_iter()
+            .map(|(kind, n)| Proc::new(kind, n, &cfg, s.script.len()))
+            .collect();
+        let mut w = World::empty(s, cfg, procs);
+        w.start(s);
+        w.load_faults(s);
+        w.preload(s);
+        w
+    }
+
+    /// The world before anything has run: the processes at their first step, empty
+    /// tables and queue, no faults.
+    fn empty(s: &Scenario, cfg: Config, procs: Vec<Proc>) -> World {
+        World {
             tasks_total: s.workload.tasks,
             summa: s.workload.summa,
             script: s.script.clone(),
@@ -261,17 +256,25 @@ impl World {
             scratch: Default::default(),
             gates: Gates::default(),
             cfg,
-        };
-        let n = w.procs.len();
-        w.gates.by_class[GATE_NEVER as usize] = (1u64 << n) - 1;
-        w.gates.dirty = (1u64 << n) - 1;
-        w.refresh_gates();
+        }
+    }
+
+    /// The gates of every process, and table space for the workload.
+    fn start(&mut self, s: &Scenario) {
+        let n = self.procs.len();
+        self.gates.by_class[GATE_NEVER as usize] = (1u64 << n) - 1;
+        self.gates.dirty = (1u64 << n) - 1;
+        self.refresh_gates();
         let hint =
             (s.workload.tasks as usize + s.workload.preloaded_events as usize).min(RESERVE_EVENTS);
-        w.auditor.reserve(hint);
-        w.db.reserve(hint);
-        w.queue.reserve(hint);
-        w.log.reserve(w.cfg.log_cap.min(RESERVE_EVENTS));
+        self.auditor.reserve(hint);
+        self.db.reserve(hint);
+        self.queue.reserve(hint);
+        self.log.reserve(self.cfg.log_cap.min(RESERVE_EVENTS));
+    }
+
+    /// The scenario's standing fault rules and its timed actions (in tick order).
+    fn load_faults(&mut self, s: &Scenario) {
         for f in &s.faults {
             match f {
                 Fault::Kill {
@@ -280,8 +283,8 @@ impl World {
                     when,
                     times,
                 } => {
-                    if let Some(p) = w.find(process) {
-                        w.armed.push(ArmedKill {
+                    if let Some(p) = self.find(process) {
+                        self.armed.push(ArmedKill {
                             proc: p,
                             step: *step,
                             when: when.clone(),
@@ -290,8 +293,8 @@ impl World {
                         });
                     }
                 }
-                Fault::FailPublish { event, times } => w.publish_failures.push((*event, *times)),
-                Fault::ApiError { when } => w.api_errors.push(when.clone()),
+                Fault::FailPublish { event, times } => self.publish_failures.push((*event, *times)),
+                Fault::ApiError { when } => self.api_errors.push(when.clone()),
             }
         }
         let mut sched: Vec<(u64, Action)> = s
@@ -300,8 +303,12 @@ impl World {
             .map(|t| (t.at_tick, t.action.clone()))
             .collect();
         sched.sort_by_key(|(t, _)| *t);
-        w.schedule = sched.into();
-        w.db.wal_retain = w.cfg.cdc;
+        self.schedule = sched.into();
+    }
+
+    /// The workload's preloaded events, committed before the first tick.
+    fn preload(&mut self, s: &Scenario) {
+        self.db.wal_retain = self.cfg.cdc;
         let kinds: &[EventKind] = if s.workload.preloaded_completed {
             &[EventKind::Created, EventKind::Completed]
         } else {
@@ -312,14 +319,13 @@ impl World {
         for k in 0..s.workload.preloaded_events {
             let intent = s.workload.tasks + k;
             for &kind in kinds {
-                let e = w.mint(intent, kind, TaskRef::Given);
-                w.db.preload_event(e, kind, intent, s.workload.summa);
-                w.auditor.committed(e);
-                w.touched.push(e);
+                let e = self.mint(intent, kind, TaskRef::Given);
+                self.db.preload_event(e, kind, intent, s.workload.summa);
+                self.auditor.committed(e);
+                self.touched.push(e);
             }
         }
-        w.reclassify_touched();
-        w
+        self.reclassify_touched();
     }
 
     pub(super) fn fresh_mem(kind: ProcKind, next: u32) -> Mem {
@@ -331,13 +337,7 @@ impl World {
                 tries: 0,
             },
             ProcKind::Api => Mem::Api { req: None },
-            ProcKind::Relay => Mem::Relay {
-                batch: Vec::new(),
-                pos: 0,
-                ok: Vec::new(),
-                bad: Vec::new(),
-                cursor: Cursor::default(),
-            },
+            ProcKind::Relay => Mem::Relay(RelayMem::default()),
             ProcKind::Worker => Mem::Worker { job: None },
             ProcKind::Session => Mem::Session { pos: 0 },
             ProcKind::Cdc => Mem::Cdc {

@@ -6,6 +6,7 @@
 use super::{Mem, Note, Wait, World};
 use crate::action::Step;
 use crate::db::{Cursor, Exec, OutboxChange, Role};
+use crate::ids::TxId;
 use crate::ids::{EventId, ProcId};
 use crate::queue::AddResult;
 use crate::scenario::RelayMode;
@@ -14,46 +15,51 @@ use serde::{Deserialize, Serialize};
 /// One poll of a relay: what the lesson's `relay()` returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Poll {
-    pub tarqatildi: u32,
-    pub xato: u32,
+    /// Rows published (the lesson's `tarqatildi`, the JSON's name for it).
+    #[serde(rename = "tarqatildi")]
+    pub published: u32,
+    /// Rows whose publish failed (the lesson's `xato`).
+    #[serde(rename = "xato")]
+    pub failed: u32,
 }
 
 pub(super) const POLL_HISTORY: usize = 64;
 
+/// A relay's memory between steps: the rows of the poll in hand and what became of them.
+/// It is lost when the relay dies (the rows it held are judged again).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct RelayMem {
+    /// The rows (outbox indexes) the poll's SELECT returned, in its order.
+    pub batch: Vec<u32>,
+    /// The next row of `batch` to publish.
+    pub pos: usize,
+    /// Rows of this poll whose `queue.add` returned.
+    pub ok: Vec<u32>,
+    /// Rows of this poll whose `queue.add` failed.
+    pub bad: Vec<u32>,
+    /// Where a blocked statement stopped, so it goes on from there when the lock goes.
+    pub cursor: Cursor,
+}
+
 impl World {
-    pub(super) fn relay_mem(
-        &mut self,
-        i: usize,
-    ) -> (
-        &mut Vec<u32>,
-        &mut usize,
-        &mut Vec<u32>,
-        &mut Vec<u32>,
-        &mut Cursor,
-    ) {
+    pub(super) fn relay_mem(&mut self, i: usize) -> &mut RelayMem {
         match &mut self.procs[i].mem {
-            Mem::Relay {
-                batch,
-                pos,
-                ok,
-                bad,
-                cursor,
-            } => (batch, pos, ok, bad, cursor),
+            Mem::Relay(m) => m,
             _ => unreachable!(),
         }
     }
 
     pub(super) fn relay_done(&mut self, i: usize) {
-        let (batch, pos, ok, bad, cursor) = self.relay_mem(i);
+        let m = self.relay_mem(i);
         let poll = Poll {
-            tarqatildi: ok.len() as u32,
-            xato: bad.len() as u32,
+            published: m.ok.len() as u32,
+            failed: m.bad.len() as u32,
         };
-        batch.clear();
-        *pos = 0;
-        ok.clear();
-        bad.clear();
-        cursor.reset();
+        m.batch.clear();
+        m.pos = 0;
+        m.ok.clear();
+        m.bad.clear();
+        m.cursor.reset();
         let h = &mut self.polls[i];
         if h.len() >= POLL_HISTORY {
             h.remove(0);
@@ -122,187 +128,209 @@ impl World {
     }
 
     pub(super) fn run_relay(&mut self, i: usize) {
-        let pid = Some(ProcId(i as u8));
         let step = self.procs[i].pc;
-        let mark_first = self.cfg.relay.mode == RelayMode::MarkFirst;
         match step {
             Step::Begin => {
                 self.begin(i, Role::Owner);
                 self.goto(i, Step::SelectBatch);
             }
-            Step::SelectBatch => {
-                let tx = self.procs[i].tx.expect("tx");
-                // The batch is empty here (a poll starts after `relay_done` or a restart);
-                // its list is lent to the SELECT so that polls reuse one allocation.
-                let (batch, _, _, _, cursor) = self.relay_mem(i);
-                debug_assert!(batch.is_empty());
-                let mut rows = std::mem::take(batch);
-                let mut cursor = std::mem::take(cursor);
-                let r = if self.cfg.relay.mode == RelayMode::HighWater {
-                    self.db
-                        .select_after(tx, self.high_water, self.cfg.relay.partiya as usize)
-                        .map(|v| rows = v)
-                } else {
-                    self.db.select_batch_into(
-                        tx,
-                        self.cfg.relay.lock,
-                        self.cfg.relay.partiya as usize,
-                        &mut cursor,
-                        &mut rows,
-                    )
-                };
-                let (batch, _, _, _, c) = self.relay_mem(i);
-                *batch = rows;
-                *c = cursor;
-                match r {
-                    Exec::Done(()) => {
-                        let (batch, pos, _, _, c) = self.relay_mem(i);
-                        let n = batch.len() as u32;
-                        *pos = 0;
-                        c.reset();
-                        self.log(pid, Some(step), Note::Rows { n });
-                        let empty = n == 0;
-                        let n = match (empty, mark_first) {
-                            (true, _) => Step::Commit,
-                            (false, false) => Step::Publish,
-                            (false, true) => Step::MarkPublished,
-                        };
-                        self.goto(i, n);
-                    }
-                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
-                    Exec::Err(e) => self.sql_error(i, e),
-                }
-            }
-            Step::Publish => {
-                let (batch, pos, ..) = self.relay_mem(i);
-                let row = batch[*pos];
-                match self.publish(i, row) {
-                    None => self.block(i, Wait::Queue),
-                    Some(ok) => {
-                        let (batch, pos, oks, bad, _) = self.relay_mem(i);
-                        if ok {
-                            oks.push(row)
-                        } else {
-                            bad.push(row)
-                        }
-                        *pos += 1;
-                        let done = *pos >= batch.len();
-                        let (has_ok, has_bad) = (!oks.is_empty(), !bad.is_empty());
-                        if mark_first {
-                            // The row is gone from memory now, published or not.
-                            let e = self.db.outbox[row as usize].hodisa;
-                            self.touched.push(e);
-                            if done {
-                                self.relay_done(i);
-                            }
-                        } else if done {
-                            let n = if has_ok {
-                                Step::MarkPublished
-                            } else if has_bad {
-                                Step::MarkFailed
-                            } else {
-                                Step::Commit
-                            };
-                            self.goto(i, n);
-                        }
-                    }
-                }
-            }
-            Step::MarkPublished | Step::MarkFailed => {
-                let tx = self.procs[i].tx.expect("tx");
-                let change = if step == Step::MarkPublished {
-                    OutboxChange::Published
-                } else {
-                    OutboxChange::Attempt
-                };
-                // The rows and the cursor are the relay's own memory: no copies.
-                let Mem::Relay {
-                    batch,
-                    ok,
-                    bad,
-                    cursor,
-                    ..
-                } = &mut self.procs[i].mem
-                else {
-                    unreachable!()
-                };
-                let rows: &[u32] = if mark_first {
-                    batch
-                } else if step == Step::MarkPublished {
-                    ok
-                } else {
-                    bad
-                };
-                let has_bad = !bad.is_empty();
-                let r = self.db.update_outbox(tx, rows, change, cursor);
-                match r {
-                    Exec::Done(n) => {
-                        self.log(pid, Some(step), Note::Rows { n: n as u32 });
-                        self.relay_mem(i).4.reset();
-                        let dead_letter = self.cfg.relay.dead_letter_after.is_some();
-                        let n = if step == Step::MarkPublished && has_bad && !mark_first {
-                            Step::MarkFailed
-                        } else if step == Step::MarkFailed && dead_letter && !mark_first {
-                            Step::DeadLetter
-                        } else {
-                            Step::Commit
-                        };
-                        self.goto(i, n);
-                    }
-                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
-                    Exec::Err(e) => self.sql_error(i, e),
-                }
-            }
-            Step::DeadLetter => {
-                let tx = self.procs[i].tx.expect("tx");
-                let after = self.cfg.relay.dead_letter_after.unwrap_or(u32::MAX);
-                let (_, _, _, bad, cursor) = self.relay_mem(i);
-                let rows = bad.clone();
-                let mut c = std::mem::take(cursor);
-                let r = self.db.dead_letter(tx, &rows, after, &mut c);
-                *self.relay_mem(i).4 = c;
-                match r {
-                    Exec::Done(n) => {
-                        self.log(pid, Some(step), Note::Rows { n: n as u32 });
-                        self.relay_mem(i).4.reset();
-                        self.goto(i, Step::Commit);
-                    }
-                    Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
-                    Exec::Err(e) => self.sql_error(i, e),
-                }
-            }
-            Step::Commit => {
-                let committed = self.end_tx(i, true, false);
-                if committed && self.cfg.relay.mode == RelayMode::HighWater {
-                    self.advance_high_water(i);
-                }
-                let nonempty = !self.relay_mem(i).0.is_empty();
-                if mark_first && committed && nonempty {
-                    // From here the rows say "published" and only this memory holds them.
-                    let (batch, pos, ..) = self.relay_mem(i);
-                    *pos = 0;
-                    let rows = batch.clone();
-                    let evs: Vec<EventId> = rows
-                        .iter()
-                        .map(|&r| self.db.outbox[r as usize].hodisa)
-                        .collect();
-                    self.touched.extend(evs);
-                    self.goto(i, Step::Publish);
-                } else {
-                    self.relay_done(i);
-                }
-            }
+            Step::SelectBatch => self.relay_select(i),
+            Step::Publish => self.relay_publish(i),
+            Step::MarkPublished | Step::MarkFailed => self.relay_mark(i, step),
+            Step::DeadLetter => self.relay_dead_letter(i),
+            Step::Commit => self.relay_commit(i),
             Step::Rollback => {
                 if self.procs[i].tx.is_some() {
                     self.end_tx(i, false, false);
                 }
-                let (_, _, ok, bad, _) = self.relay_mem(i);
+                let m = self.relay_mem(i);
                 // The poll failed as a whole: nothing it did counts.
-                ok.clear();
-                bad.clear();
+                m.ok.clear();
+                m.bad.clear();
                 self.relay_done(i);
             }
             _ => unreachable!("relay step {step:?}"),
+        }
+    }
+
+    fn relay_mark_first(&self) -> bool {
+        self.cfg.relay.mode == RelayMode::MarkFirst
+    }
+
+    /// The poll's SELECT (or the high-water relay's read above its mark).
+    fn relay_select(&mut self, i: usize) {
+        let tx = self.procs[i].tx.expect("tx");
+        // The batch is empty here (a poll starts after `relay_done` or a restart);
+        // its list is lent to the SELECT so that polls reuse one allocation.
+        let m = self.relay_mem(i);
+        debug_assert!(m.batch.is_empty());
+        let mut rows = std::mem::take(&mut m.batch);
+        let mut cursor = std::mem::take(&mut m.cursor);
+        let r = if self.cfg.relay.mode == RelayMode::HighWater {
+            self.db
+                .select_after(tx, self.high_water, self.cfg.relay.batch_size as usize)
+                .map(|v| rows = v)
+        } else {
+            self.db.select_batch_into(
+                tx,
+                self.cfg.relay.lock,
+                self.cfg.relay.batch_size as usize,
+                &mut cursor,
+                &mut rows,
+            )
+        };
+        let m = self.relay_mem(i);
+        m.batch = rows;
+        m.cursor = cursor;
+        match r {
+            Exec::Done(()) => {
+                let m = self.relay_mem(i);
+                let n = m.batch.len() as u32;
+                m.pos = 0;
+                m.cursor.reset();
+                self.log(
+                    Some(ProcId(i as u8)),
+                    Some(Step::SelectBatch),
+                    Note::Rows { n },
+                );
+                let next = match (n == 0, self.relay_mark_first()) {
+                    (true, _) => Step::Commit,
+                    (false, false) => Step::Publish,
+                    (false, true) => Step::MarkPublished,
+                };
+                self.goto(i, next);
+            }
+            Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+            Exec::Err(e) => self.sql_error(i, e),
+        }
+    }
+
+    /// `queue.add` of the next row of the batch.
+    fn relay_publish(&mut self, i: usize) {
+        let m = self.relay_mem(i);
+        let row = m.batch[m.pos];
+        let Some(ok) = self.publish(i, row) else {
+            self.block(i, Wait::Queue);
+            return;
+        };
+        let m = self.relay_mem(i);
+        if ok {
+            m.ok.push(row)
+        } else {
+            m.bad.push(row)
+        }
+        m.pos += 1;
+        let done = m.pos >= m.batch.len();
+        let (has_ok, has_bad) = (!m.ok.is_empty(), !m.bad.is_empty());
+        if self.relay_mark_first() {
+            // The row is gone from memory now, published or not.
+            let e = self.db.outbox[row as usize].hodisa;
+            self.touched.push(e);
+            if done {
+                self.relay_done(i);
+            }
+        } else if done {
+            let n = if has_ok {
+                Step::MarkPublished
+            } else if has_bad {
+                Step::MarkFailed
+            } else {
+                Step::Commit
+            };
+            self.goto(i, n);
+        }
+    }
+
+    /// The UPDATE that marks rows published (`MarkPublished`) or counts a failed attempt
+    /// (`MarkFailed`).
+    fn relay_mark(&mut self, i: usize, step: Step) {
+        let tx = self.procs[i].tx.expect("tx");
+        let mark_first = self.relay_mark_first();
+        let change = if step == Step::MarkPublished {
+            OutboxChange::Published
+        } else {
+            OutboxChange::Attempt
+        };
+        // The rows and the cursor are the relay's own memory: no copies.
+        let Mem::Relay(m) = &mut self.procs[i].mem else {
+            unreachable!()
+        };
+        let rows: &[u32] = if mark_first {
+            &m.batch
+        } else if step == Step::MarkPublished {
+            &m.ok
+        } else {
+            &m.bad
+        };
+        let has_bad = !m.bad.is_empty();
+        let r = self.db.update_outbox(tx, rows, change, &mut m.cursor);
+        match r {
+            Exec::Done(n) => {
+                self.log(
+                    Some(ProcId(i as u8)),
+                    Some(step),
+                    Note::Rows { n: n as u32 },
+                );
+                self.relay_mem(i).cursor.reset();
+                let dead_letter = self.cfg.relay.dead_letter_after.is_some();
+                let n = if step == Step::MarkPublished && has_bad && !mark_first {
+                    Step::MarkFailed
+                } else if step == Step::MarkFailed && dead_letter && !mark_first {
+                    Step::DeadLetter
+                } else {
+                    Step::Commit
+                };
+                self.goto(i, n);
+            }
+            Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+            Exec::Err(e) => self.sql_error(i, e),
+        }
+    }
+
+    /// Rows that failed too often move to the dead-letter table.
+    fn relay_dead_letter(&mut self, i: usize) {
+        let tx: TxId = self.procs[i].tx.expect("tx");
+        let after = self.cfg.relay.dead_letter_after.unwrap_or(u32::MAX);
+        let m = self.relay_mem(i);
+        let rows = m.bad.clone();
+        let mut c = std::mem::take(&mut m.cursor);
+        let r = self.db.dead_letter(tx, &rows, after, &mut c);
+        self.relay_mem(i).cursor = c;
+        match r {
+            Exec::Done(n) => {
+                self.log(
+                    Some(ProcId(i as u8)),
+                    Some(Step::DeadLetter),
+                    Note::Rows { n: n as u32 },
+                );
+                self.relay_mem(i).cursor.reset();
+                self.goto(i, Step::Commit);
+            }
+            Exec::Blocked(t) => self.block(i, Wait::Tx(t)),
+            Exec::Err(e) => self.sql_error(i, e),
+        }
+    }
+
+    /// The poll's COMMIT; a mark-first relay publishes only after it.
+    fn relay_commit(&mut self, i: usize) {
+        let committed = self.end_tx(i, true, false);
+        if committed && self.cfg.relay.mode == RelayMode::HighWater {
+            self.advance_high_water(i);
+        }
+        let nonempty = !self.relay_mem(i).batch.is_empty();
+        if self.relay_mark_first() && committed && nonempty {
+            // From here the rows say "published" and only this memory holds them.
+            let m = self.relay_mem(i);
+            m.pos = 0;
+            let rows = m.batch.clone();
+            let evs: Vec<EventId> = rows
+                .iter()
+                .map(|&r| self.db.outbox[r as usize].hodisa)
+                .collect();
+            self.touched.extend(evs);
+            self.goto(i, Step::Publish);
+        } else {
+            self.relay_done(i);
         }
     }
 
@@ -310,10 +338,10 @@ impl World {
     /// order, up to the first that failed. Every row it passes is judged again: one that
     /// committed below the mark after the poll's SELECT is now out of reach.
     pub(super) fn advance_high_water(&mut self, i: usize) {
-        let (batch, _, ok, _, _) = self.relay_mem(i);
+        let m = self.relay_mem(i);
         let mut mark = None;
-        for &r in batch.iter() {
-            if !ok.contains(&r) {
+        for &r in m.batch.iter() {
+            if !m.ok.contains(&r) {
                 break;
             }
             mark = Some(r as u64 + 1);

@@ -1,6 +1,6 @@
 //! The canonical hash of a world's state, for the explorer to merge equal states.
 
-use super::{Mem, Wait, World};
+use super::{Mem, Proc, Wait, World};
 use crate::db::TxStatus;
 use crate::ids::TxId;
 
@@ -51,40 +51,7 @@ impl World {
         };
         h.write_u64(self.procs.len() as u64);
         for &i in order {
-            let p = &self.procs[i];
-            h.write_u8(p.alive as u8 | (p.arrived as u8) << 1 | (p.tx.is_some() as u8) << 2);
-            h.write_u64(p.pc.code());
-            match p.blocked {
-                None => h.write_u64(0),
-                Some(Wait::Queue) => h.write_u64(1),
-                Some(Wait::Tx(t)) => {
-                    h.write_u64(2);
-                    h.write_u64(tx_name(t));
-                }
-            }
-            h.write_u64(rel(p.sleep_until));
-            h.write_u64(p.restart_at.map_or(u64::MAX, rel));
-            match &p.mem {
-                Mem::Worker { job } => {
-                    h.write_u8(0xA0);
-                    match job {
-                        None => h.write_u8(0),
-                        Some(j) => {
-                            h.write_u8(1);
-                            let key = self.queue.canonical_key(j.key);
-                            key.hash(h);
-                            let mine = self.queue.job(j.key).is_some_and(|q| {
-                                q.state == crate::queue::JobState::Active && q.token == j.token
-                            });
-                            h.write_u8(mine as u8);
-                            h.write_u32(j.event.0);
-                            h.write_u32(j.summa);
-                            j.fresh.hash(h);
-                        }
-                    }
-                }
-                other => other.hash(h),
-            }
+            self.hash_proc(h, &self.procs[i], &tx_name);
         }
         let mut open = order.iter().filter_map(|&i| self.procs[i].tx);
         self.db.hash_state(h, &tx_name, &mut open, ages);
@@ -105,5 +72,46 @@ impl World {
         h.write_u64(self.high_water);
         h.write_u64(self.last_flush.map_or(u64::MAX, |t| tick - t.min(tick)));
         self.rng.hash(h);
+    }
+
+    /// One process, for [`World::hash_state_as`]: its timers relative to the tick, the
+    /// transaction it waits for by `tx_name`, a worker's job by its canonical key.
+    fn hash_proc<H: std::hash::Hasher>(&self, h: &mut H, p: &Proc, tx_name: &impl Fn(TxId) -> u64) {
+        use std::hash::Hash;
+        let tick = self.tick;
+        let rel = |t: u64| t.saturating_sub(tick);
+        h.write_u8(p.alive as u8 | (p.arrived as u8) << 1 | (p.tx.is_some() as u8) << 2);
+        h.write_u64(p.pc.code());
+        match p.blocked {
+            None => h.write_u64(0),
+            Some(Wait::Queue) => h.write_u64(1),
+            Some(Wait::Tx(t)) => {
+                h.write_u64(2);
+                h.write_u64(tx_name(t));
+            }
+        }
+        h.write_u64(rel(p.sleep_until));
+        h.write_u64(p.restart_at.map_or(u64::MAX, rel));
+        match &p.mem {
+            Mem::Worker { job } => {
+                h.write_u8(0xA0);
+                match job {
+                    None => h.write_u8(0),
+                    Some(j) => {
+                        h.write_u8(1);
+                        let key = self.queue.canonical_key(j.key);
+                        key.hash(h);
+                        let mine = self.queue.job(j.key).is_some_and(|q| {
+                            q.state == crate::queue::JobState::Active && q.token == j.token
+                        });
+                        h.write_u8(mine as u8);
+                        h.write_u32(j.event.0);
+                        h.write_u32(j.summa);
+                        j.fresh.hash(h);
+                    }
+                }
+            }
+            other => other.hash(h),
+        }
     }
 }

@@ -22,6 +22,23 @@ impl World {
     pub(super) fn apply_now(&mut self, a: &Action) {
         match a {
             Action::Tick | Action::Step { .. } => {}
+            Action::Kill { .. }
+            | Action::ArmKill { .. }
+            | Action::Disarm { .. }
+            | Action::Restart { .. } => self.apply_to_process(a),
+            Action::QueueDown { .. }
+            | Action::QueueUp
+            | Action::FailPublish { .. }
+            | Action::RetryFailedJobs
+            | Action::RedisFlush => self.apply_to_queue(a),
+            Action::UnpublishSince { since_tick } => self.unpublish_since(*since_tick),
+        }
+        self.mix(0xFA);
+    }
+
+    /// Kills, armed kill rules and restarts: actions on one process.
+    fn apply_to_process(&mut self, a: &Action) {
+        match a {
             Action::Kill { process } => {
                 if let Some(p) = self.find(process) {
                     if self.procs[p.0 as usize].alive {
@@ -65,75 +82,51 @@ impl World {
                     }
                 }
             }
+            _ => unreachable!("not a process action: {a:?}"),
+        }
+    }
+
+    /// Redis going away and coming back, failing publishes, the failed set retried, a flush.
+    fn apply_to_queue(&mut self, a: &Action) {
+        match a {
             Action::QueueDown { hang } => {
                 self.queue.health = if *hang {
                     Health::DownHang
                 } else {
                     Health::DownFailFast
                 };
-                self.log(
-                    None,
-                    None,
-                    Note::Fault {
-                        fault: if *hang {
-                            FaultNote::QueueHangs
-                        } else {
-                            FaultNote::QueueDown
-                        },
-                    },
-                );
+                self.log_fault(if *hang {
+                    FaultNote::QueueHangs
+                } else {
+                    FaultNote::QueueDown
+                });
             }
             Action::QueueUp => {
                 self.queue.health = Health::Up;
-                self.log(
-                    None,
-                    None,
-                    Note::Fault {
-                        fault: FaultNote::QueueUp,
-                    },
-                );
+                self.log_fault(FaultNote::QueueUp);
             }
             Action::FailPublish { event, times } => {
                 self.publish_failures.retain(|(e, _)| e != event);
                 self.publish_failures.push((*event, *times));
-                self.log(
-                    None,
-                    None,
-                    Note::Fault {
-                        fault: FaultNote::PublishFails {
-                            event: *event,
-                            times: *times,
-                        },
-                    },
-                );
+                self.log_fault(FaultNote::PublishFails {
+                    event: *event,
+                    times: *times,
+                });
             }
             Action::RetryFailedJobs => {
                 let evs = self.queue.retry_failed();
                 self.touched.extend(evs);
-                self.log(
-                    None,
-                    None,
-                    Note::Fault {
-                        fault: FaultNote::FailedJobsRetried,
-                    },
-                );
+                self.log_fault(FaultNote::FailedJobsRetried);
             }
             Action::RedisFlush => {
                 let evs = self.queue.lose_everything();
                 let jobs = evs.len() as u32;
                 self.touched.extend(evs);
                 self.last_flush = Some(self.tick);
-                self.log(
-                    None,
-                    None,
-                    Note::Fault {
-                        fault: FaultNote::RedisFlushed { jobs },
-                    },
-                );
+                self.log_fault(FaultNote::RedisFlushed { jobs });
             }
-            Action::UnpublishSince { since_tick } => self.unpublish_since(*since_tick),
+            _ => unreachable!("not a queue action: {a:?}"),
         }
-        self.mix(0xFA);
     }
 
     /// The operator's UPDATE, run as its own autocommit statement. With a short lock
@@ -156,7 +149,7 @@ impl World {
         self.touched.extend(out.touched_events.iter().copied());
         out.clear();
         self.scratch = out;
-        self.log(None, None, Note::Fault { fault });
+        self.log_fault(fault);
     }
 
     /// Heals every fault: Redis up, every process restarted, armed kills and publish
@@ -354,5 +347,10 @@ impl World {
             }
         }
         fire
+    }
+
+    /// A fault or an operator's action that no process took, for the log.
+    fn log_fault(&mut self, fault: FaultNote) {
+        self.log(None, None, Note::Fault { fault });
     }
 }

@@ -10,100 +10,123 @@ pub fn program(kind: ProcKind, cfg: &Config, script_len: usize) -> Vec<Step> {
     use Step::*;
     match kind {
         ProcKind::Client => vec![Send, Await],
-        ProcKind::Api => match cfg.api {
-            ApiMode::DualWriteDbFirst => {
-                vec![Begin, InsertTask, Commit, QueueAdd, Respond, Rollback]
-            }
-            ApiMode::DualWriteQueueFirst => {
-                vec![QueueAdd, Begin, InsertTask, Commit, Respond, Rollback]
-            }
-            ApiMode::Outbox if cfg.api_idempotency_key => vec![
-                Begin,
-                InsertKey,
-                InsertTask,
-                InsertEvent,
-                Commit,
-                Respond,
-                Rollback,
-            ],
-            ApiMode::Outbox => vec![Begin, InsertTask, InsertEvent, Commit, Respond, Rollback],
-        },
-        ProcKind::Relay => match cfg.relay.mode {
-            RelayMode::Lesson | RelayMode::HighWater => {
-                let mut v = vec![Begin, SelectBatch, Publish, MarkPublished, MarkFailed];
-                if cfg.relay.dead_letter_after.is_some() {
-                    v.push(DeadLetter);
-                }
-                v.extend([Commit, Rollback]);
-                v
-            }
-            RelayMode::MarkFirst => {
-                vec![Begin, SelectBatch, MarkPublished, Commit, Publish, Rollback]
-            }
-        },
-        ProcKind::Worker => match cfg.worker {
-            WorkerMode::NoInbox => vec![Fetch, Begin, Action, Commit, Complete, Rollback],
-            WorkerMode::InboxSameTx => vec![
-                Fetch,
-                Begin,
-                InboxInsert,
-                Action,
-                Commit,
-                Complete,
-                Rollback,
-            ],
-            WorkerMode::InboxOwnTx => {
-                vec![
-                    Fetch,
-                    Begin,
-                    InboxInsert,
-                    Commit,
-                    BeginSecond,
-                    Action,
-                    CommitSecond,
-                    Complete,
-                    Rollback,
-                ]
-            }
-            WorkerMode::ActionThenInbox => {
-                vec![
-                    Fetch,
-                    InboxCheck,
-                    Begin,
-                    Action,
-                    Commit,
-                    BeginSecond,
-                    InboxInsert,
-                    CommitSecond,
-                    Complete,
-                    Rollback,
-                ]
-            }
-            WorkerMode::ExternalEffect => vec![
-                Fetch,
-                Begin,
-                InboxInsert,
-                ExternalCall,
-                Commit,
-                Complete,
-                Rollback,
-            ],
-        },
+        ProcKind::Api => api_program(cfg),
+        ProcKind::Relay => relay_program(cfg),
+        ProcKind::Worker => worker_program(cfg),
         ProcKind::Session => (0..script_len.min(255)).map(|i| Script(i as u8)).collect(),
         ProcKind::Cdc => vec![ReadWal, Publish, SaveOffset],
-        ProcKind::Cleaner => {
-            let mut v = vec![Begin, CleanOutbox];
-            if cfg
-                .cleaner
-                .as_ref()
-                .is_some_and(|c| c.inbox_retention_days.is_some())
-            {
-                v.push(CleanInbox);
+        ProcKind::Cleaner => cleaner_program(cfg),
+    }
+}
+
+/// The API's steps: the two dual writes, or the outbox (with or without the key).
+fn api_program(cfg: &Config) -> Vec<Step> {
+    use Step::*;
+    match cfg.api {
+        ApiMode::DualWriteDbFirst => {
+            vec![Begin, InsertTask, Commit, QueueAdd, Respond, Rollback]
+        }
+        ApiMode::DualWriteQueueFirst => {
+            vec![QueueAdd, Begin, InsertTask, Commit, Respond, Rollback]
+        }
+        ApiMode::Outbox if cfg.api_idempotency_key => vec![
+            Begin,
+            InsertKey,
+            InsertTask,
+            InsertEvent,
+            Commit,
+            Respond,
+            Rollback,
+        ],
+        ApiMode::Outbox => vec![Begin, InsertTask, InsertEvent, Commit, Respond, Rollback],
+    }
+}
+
+/// The polling relay's steps: publish then mark (the lesson, the high-water mark), or mark
+/// first.
+fn relay_program(cfg: &Config) -> Vec<Step> {
+    use Step::*;
+    match cfg.relay.mode {
+        RelayMode::Lesson | RelayMode::HighWater => {
+            let mut v = vec![Begin, SelectBatch, Publish, MarkPublished, MarkFailed];
+            if cfg.relay.dead_letter_after.is_some() {
+                v.push(DeadLetter);
             }
             v.extend([Commit, Rollback]);
             v
         }
+        RelayMode::MarkFirst => {
+            vec![Begin, SelectBatch, MarkPublished, Commit, Publish, Rollback]
+        }
     }
+}
+
+/// The worker's steps, one list per way of guarding the business action.
+fn worker_program(cfg: &Config) -> Vec<Step> {
+    use Step::*;
+    match cfg.worker {
+        WorkerMode::NoInbox => vec![Fetch, Begin, Action, Commit, Complete, Rollback],
+        WorkerMode::InboxSameTx => vec![
+            Fetch,
+            Begin,
+            InboxInsert,
+            Action,
+            Commit,
+            Complete,
+            Rollback,
+        ],
+        WorkerMode::InboxOwnTx => {
+            vec![
+                Fetch,
+                Begin,
+                InboxInsert,
+                Commit,
+                BeginSecond,
+                Action,
+                CommitSecond,
+                Complete,
+                Rollback,
+            ]
+        }
+        WorkerMode::ActionThenInbox => {
+            vec![
+                Fetch,
+                InboxCheck,
+                Begin,
+                Action,
+                Commit,
+                BeginSecond,
+                InboxInsert,
+                CommitSecond,
+                Complete,
+                Rollback,
+            ]
+        }
+        WorkerMode::ExternalEffect => vec![
+            Fetch,
+            Begin,
+            InboxInsert,
+            ExternalCall,
+            Commit,
+            Complete,
+            Rollback,
+        ],
+    }
+}
+
+/// The cleaner's steps (the inbox's DELETE only with an inbox retention).
+fn cleaner_program(cfg: &Config) -> Vec<Step> {
+    use Step::*;
+    let mut v = vec![Begin, CleanOutbox];
+    if cfg
+        .cleaner
+        .as_ref()
+        .is_some_and(|c| c.inbox_retention_days.is_some())
+    {
+        v.push(CleanInbox);
+    }
+    v.extend([Commit, Rollback]);
+    v
 }
 
 /// The statement (or call) a step runs, from the one SQL source.

@@ -40,59 +40,14 @@ impl World {
                 }
                 Ok(0)
             }
-            _ => {
-                let tx = match self.procs[i].tx {
-                    Some(t) => t,
-                    None => {
-                        // Autocommit: a one-statement transaction.
-                        self.begin(i, Role::Owner);
-                        self.procs[i].tx.expect("tx")
-                    }
-                };
-                let r = match stmt {
-                    ScriptStmt::SetRoleApp => self.db.set_local_role(tx, Role::App).map(|_| 0),
-                    ScriptStmt::InsertTask => self.db.insert_task(tx, 1, 0).map(|_| 1),
-                    ScriptStmt::PgSleep => {
-                        self.procs[i].sleep_until = self.tick + PG_SLEEP_TICKS;
-                        Exec::Done(0)
-                    }
-                    ScriptStmt::InsertEvent | ScriptStmt::InsertEventReturning => {
-                        // An intent of its own, past the workload's: no client request
-                        // shares it (so no false reordering or duplicate effect).
-                        let intent = self.tasks_total + self.preloaded + pos as u32;
-                        let e = self.mint(intent, EventKind::Completed, TaskRef::OwnRow);
-                        self.touched.push(e);
-                        self.db
-                            .insert_event(
-                                tx,
-                                e,
-                                EventKind::Completed,
-                                1,
-                                0,
-                                0,
-                                stmt == ScriptStmt::InsertEventReturning,
-                            )
-                            .map(|_| 1)
-                    }
-                    ScriptStmt::SelectCountOutbox => {
-                        self.db.probe(tx, Table::Outbox, Privilege::Select)
-                    }
-                    ScriptStmt::SelectCountTasks => {
-                        self.db.probe(tx, Table::Vazifalar, Privilege::Select)
-                    }
-                    ScriptStmt::UpdateOutbox => self.db.probe(tx, Table::Outbox, Privilege::Update),
-                    ScriptStmt::DeleteOutbox => self.db.probe(tx, Table::Outbox, Privilege::Delete),
-                    _ => unreachable!(),
-                };
-                match r {
-                    Exec::Done(n) => Ok(n),
-                    Exec::Err(e) => Err(e),
-                    Exec::Blocked(t) => {
-                        self.block(i, Wait::Tx(t));
-                        return;
-                    }
+            _ => match self.session_statement(i, pos, stmt) {
+                Exec::Done(n) => Ok(n),
+                Exec::Err(e) => Err(e),
+                Exec::Blocked(t) => {
+                    self.block(i, Wait::Tx(t));
+                    return;
                 }
-            }
+            },
         };
         let note = match &result {
             Ok(n) => Note::Rows { n: *n as u32 },
@@ -107,5 +62,49 @@ impl World {
         let np = pos + 1;
         self.procs[i].mem = Mem::Session { pos: np };
         self.procs[i].pc = Step::Script(np.min(255) as u8);
+    }
+
+    /// A statement other than BEGIN / COMMIT / ROLLBACK, in the session's transaction or,
+    /// outside one, in its own (autocommit).
+    fn session_statement(&mut self, i: usize, pos: usize, stmt: ScriptStmt) -> Exec<u64> {
+        let tx = match self.procs[i].tx {
+            Some(t) => t,
+            None => {
+                // Autocommit: a one-statement transaction.
+                self.begin(i, Role::Owner);
+                self.procs[i].tx.expect("tx")
+            }
+        };
+        match stmt {
+            ScriptStmt::SetRoleApp => self.db.set_local_role(tx, Role::App).map(|_| 0),
+            ScriptStmt::InsertTask => self.db.insert_task(tx, 1, 0).map(|_| 1),
+            ScriptStmt::PgSleep => {
+                self.procs[i].sleep_until = self.tick + PG_SLEEP_TICKS;
+                Exec::Done(0)
+            }
+            ScriptStmt::InsertEvent | ScriptStmt::InsertEventReturning => {
+                // An intent of its own, past the workload's: no client request
+                // shares it (so no false reordering or duplicate effect).
+                let intent = self.tasks_total + self.preloaded + pos as u32;
+                let e = self.mint(intent, EventKind::Completed, TaskRef::OwnRow);
+                self.touched.push(e);
+                self.db
+                    .insert_event(
+                        tx,
+                        e,
+                        EventKind::Completed,
+                        1,
+                        0,
+                        0,
+                        stmt == ScriptStmt::InsertEventReturning,
+                    )
+                    .map(|_| 1)
+            }
+            ScriptStmt::SelectCountOutbox => self.db.probe(tx, Table::Outbox, Privilege::Select),
+            ScriptStmt::SelectCountTasks => self.db.probe(tx, Table::Vazifalar, Privilege::Select),
+            ScriptStmt::UpdateOutbox => self.db.probe(tx, Table::Outbox, Privilege::Update),
+            ScriptStmt::DeleteOutbox => self.db.probe(tx, Table::Outbox, Privilege::Delete),
+            _ => unreachable!(),
+        }
     }
 }

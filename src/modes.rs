@@ -166,7 +166,7 @@ pub fn Modes() -> impl IntoView {
                 {choice("mode-worker", Key::WorkerModeLabel, &WORKER_MODES, |s| s.config.worker, |s, v| s.config.worker = v)}
                 {number("mode-relays", Key::RelaysLabel, outbox_model::scenario::MAX_RELAYS as u32, |s| s.config.relays as u32, |s, v| s.config.relays = v as u8)}
                 {number("mode-workers", Key::WorkersLabel, outbox_model::scenario::MAX_WORKERS as u32, |s| s.config.workers as u32, |s, v| s.config.workers = v as u8)}
-                {number("mode-batch", Key::BatchLabel, 1000, |s| s.config.relay.partiya, |s, v| s.config.relay.partiya = v.max(1))}
+                {number("mode-batch", Key::BatchLabel, 1000, |s| s.config.relay.batch_size, |s, v| s.config.relay.batch_size = v.max(1))}
                 {number("mode-tasks", Key::TasksLabel, MAX_PAGE_TASKS, |s| s.workload.tasks, |s, v| s.workload.tasks = v)}
                 {flag("mode-job-id", Key::JobIdLabel, |s| s.config.relay.job_id, |s, v| s.config.relay.job_id = v)}
                 {flag("mode-ext-key", Key::ExtKeyLabel, |s| s.config.external_idempotency_key, |s, v| s.config.external_idempotency_key = v)}

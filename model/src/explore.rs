@@ -79,7 +79,9 @@
 use crate::auditor::Class;
 use crate::db::LockMode;
 use crate::scenario::{ApiMode, RelayMode, Scenario, ScenarioError, WorkerMode};
-use crate::world::{program, Action, CheckLevel, Counters, Mem, Proc, ProcKind, Step, World};
+use crate::world::{
+    program, Action, CheckLevel, Counters, Mem, Proc, ProcKind, RelayMem, Step, World,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
@@ -743,7 +745,7 @@ fn idle(p: &Proc) -> bool {
         Mem::Api { req } => req.is_none() && p.tx.is_none(),
         // A relay that has selected nothing (yet) holds no row: its open transaction, if
         // any, has written and locked nothing.
-        Mem::Relay { batch, cursor, .. } => {
+        Mem::Relay(RelayMem { batch, cursor, .. }) => {
             batch.is_empty() && !cursor.started && cursor.got.is_empty()
         }
         Mem::Worker { job } => job.is_none() && p.tx.is_none(),
@@ -1078,7 +1080,7 @@ impl Explorer {
                 (ProcKind::Relay, Step::MarkPublished) => w.cfg.relay.lock != LockMode::None,
                 // The COMMIT of a poll that selected nothing.
                 (ProcKind::Relay, Step::Commit) => {
-                    matches!(&p.mem, Mem::Relay { batch, .. } if batch.is_empty())
+                    matches!(&p.mem, Mem::Relay(RelayMem { batch, .. }) if batch.is_empty())
                 }
                 _ => false,
             };

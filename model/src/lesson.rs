@@ -479,7 +479,7 @@ pub fn exercise_2_output() -> Vec<String> {
     let mut out: Vec<String> = w.polls[relay]
         .iter()
         .take(3)
-        .map(|p| format!("{{ tarqatildi: {}, xato: {} }}", p.tarqatildi, p.xato))
+        .map(|p| format!("{{ tarqatildi: {}, xato: {} }}", p.published, p.failed))
         .collect();
     let order: Vec<String> = w
         .queue

@@ -6,6 +6,7 @@
 //! and its seed replay exactly. An auditor, kept apart from the process code, keeps each
 //! event's life and the counters the page shows: lost, duplicated, phantom.
 
+pub mod action;
 pub mod auditor;
 pub mod db;
 pub mod explore;

@@ -2,9 +2,9 @@
 //! as JSON, so a run is reproducible from a link or a file. `model/README.md` documents the
 //! format; `presets()` holds the named ones.
 
+pub use crate::action::{Action, ProcKind, Step, When};
 use crate::db::LockMode;
 use crate::queue::QueueOptions;
-use crate::world::{Action, Step};
 use serde::{Deserialize, Serialize};
 
 /// How the API writes a task and its event.
@@ -54,8 +54,9 @@ pub enum WorkerMode {
 pub struct RelayConfig {
     pub mode: RelayMode,
     pub lock: LockMode,
-    /// `partiya`: rows per poll.
-    pub partiya: u32,
+    /// Rows per poll (the lesson's `partiya`, the JSON's name for it).
+    #[serde(rename = "partiya")]
+    pub batch_size: u32,
     pub poll_interval_ticks: u64,
     /// Publish with `jobId = hodisa_id` (the lesson does).
     pub job_id: bool,
@@ -69,7 +70,7 @@ impl Default for RelayConfig {
         RelayConfig {
             mode: RelayMode::Lesson,
             lock: LockMode::SkipLocked,
-            partiya: 100,
+            batch_size: 100,
             poll_interval_ticks: 20,
             job_id: true,
             dead_letter_after: None,
@@ -187,27 +188,6 @@ impl Default for Workload {
     }
 }
 
-/// When a rule fires, judged at the moment the process reaches the step.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum When {
-    Always,
-    /// The n-th time (from 1) this process reaches the step.
-    Nth {
-        n: u32,
-    },
-    /// The task being handled has index `i` with `i % modulus == remainder` (the canon's
-    /// `i % 10 == 3`).
-    TaskIndexMod {
-        modulus: u32,
-        remainder: u32,
-    },
-    /// The event being handled is this one (`h-N`, by N).
-    Event {
-        event: u32,
-    },
-}
-
 /// Standing rules of a scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "fault", deny_unknown_fields)]
@@ -297,6 +277,38 @@ impl Default for Scenario {
     }
 }
 
+/// The processes of a configuration, in world order, as (kind, number): the number counts
+/// from 1 among the relays and among the workers, and is 0 for a kind there is one of. The
+/// world is built from this list; names are made from it ([`ProcKind::name`]).
+pub fn processes(cfg: &Config, session: bool) -> Vec<(ProcKind, u8)> {
+    let mut v = vec![(ProcKind::Client, 0), (ProcKind::Api, 0)];
+    v.extend((1..=cfg.relays).map(|n| (ProcKind::Relay, n)));
+    v.extend((1..=cfg.workers).map(|n| (ProcKind::Worker, n)));
+    if cfg.cdc {
+        v.push((ProcKind::Cdc, 0));
+    }
+    if cfg.cleaner.is_some() {
+        v.push((ProcKind::Cleaner, 0));
+    }
+    if session {
+        v.push((ProcKind::Session, 0));
+    }
+    v
+}
+
+/// Process names, in world order.
+pub fn proc_names(cfg: &Config, session: bool) -> Vec<String> {
+    processes(cfg, session)
+        .into_iter()
+        .map(|(kind, n)| kind.name(n))
+        .collect()
+}
+
+/// A process's index in world order, by its name.
+pub fn proc_index(cfg: &Config, name: &str, session: bool) -> Option<usize> {
+    proc_names(cfg, session).iter().position(|n| n == name)
+}
+
 /// Limits on what a scenario may ask for, so a hostile link cannot exhaust memory.
 pub const MAX_TASKS: u32 = 2_000_000;
 pub const MAX_RELAYS: u8 = 3;
@@ -337,88 +349,94 @@ impl Scenario {
     }
 
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        let err = |field: &str, message: String| {
-            Err(ScenarioError {
-                field: field.into(),
-                message,
-            })
-        };
+        // The checks run in this order, and the first failure is the one reported.
+        self.check_sizes()?;
+        self.check_durations()?;
+        self.check_faults()?;
+        self.check_schedule()
+    }
+
+    /// Counts and sizes: tasks, processes, the batch, the queue's timers, the cleaner.
+    fn check_sizes(&self) -> Result<(), ScenarioError> {
         if self.workload.tasks > MAX_TASKS {
-            return err("workload.tasks", format!("at most {MAX_TASKS}"));
+            return invalid("workload.tasks", format!("at most {MAX_TASKS}"));
         }
         if self.workload.preloaded_events > MAX_TASKS {
-            return err("workload.preloaded_events", format!("at most {MAX_TASKS}"));
+            return invalid("workload.preloaded_events", format!("at most {MAX_TASKS}"));
         }
         if self.config.relays > MAX_RELAYS {
-            return err("config.relays", format!("at most {MAX_RELAYS}"));
+            return invalid("config.relays", format!("at most {MAX_RELAYS}"));
         }
         if self.config.workers > MAX_WORKERS {
-            return err("config.workers", format!("at most {MAX_WORKERS}"));
+            return invalid("config.workers", format!("at most {MAX_WORKERS}"));
         }
-        if self.config.relay.partiya == 0 || self.config.relay.partiya > 10_000 {
-            return err("config.relay.partiya", "must be 1..=10000".into());
+        if self.config.relay.batch_size == 0 || self.config.relay.batch_size > 10_000 {
+            return invalid("config.relay.partiya", "must be 1..=10000".into());
         }
         if self.config.queue.lock_duration_ticks == 0
             || self.config.queue.stalled_interval_ticks == 0
         {
-            return err(
+            return invalid(
                 "config.queue",
                 "lock_duration_ticks and stalled_interval_ticks must be > 0".into(),
             );
         }
         if let Some(c) = &self.config.cleaner {
             if c.interval_ticks == 0 {
-                return err("config.cleaner.interval_ticks", "must be > 0".into());
+                return invalid("config.cleaner.interval_ticks", "must be > 0".into());
             }
         }
-        // Durations are added to the current tick: bounded, so no sum can overflow.
+        Ok(())
+    }
+
+    /// Durations (added to the current tick: bounded, so no sum can overflow) and the
+    /// small counts that go with them.
+    fn check_durations(&self) -> Result<(), ScenarioError> {
+        let c = &self.config;
         let durations = [
             (
                 "config.relay.poll_interval_ticks",
-                Some(self.config.relay.poll_interval_ticks),
+                Some(c.relay.poll_interval_ticks),
             ),
-            (
-                "config.restart_after_ticks",
-                self.config.restart_after_ticks,
-            ),
-            (
-                "config.stuck_after_ticks",
-                Some(self.config.stuck_after_ticks),
-            ),
+            ("config.restart_after_ticks", c.restart_after_ticks),
+            ("config.stuck_after_ticks", Some(c.stuck_after_ticks)),
             (
                 "config.queue.lock_duration_ticks",
-                Some(self.config.queue.lock_duration_ticks),
+                Some(c.queue.lock_duration_ticks),
             ),
             (
                 "config.queue.stalled_interval_ticks",
-                Some(self.config.queue.stalled_interval_ticks),
+                Some(c.queue.stalled_interval_ticks),
             ),
             (
                 "config.cleaner.interval_ticks",
-                self.config.cleaner.as_ref().map(|c| c.interval_ticks),
+                c.cleaner.as_ref().map(|c| c.interval_ticks),
             ),
         ];
         for (field, d) in durations {
             if d.is_some_and(|d| d > MAX_DURATION_TICKS) {
-                return err(field, format!("at most {MAX_DURATION_TICKS}"));
+                return invalid(field, format!("at most {MAX_DURATION_TICKS}"));
             }
         }
-        if self.config.client_retries > 10 {
-            return err("config.client_retries", "at most 10".into());
+        if c.client_retries > 10 {
+            return invalid("config.client_retries", "at most 10".into());
         }
-        if self.config.relay.dead_letter_after == Some(0) {
-            return err("config.relay.dead_letter_after", "must be > 0".into());
+        if c.relay.dead_letter_after == Some(0) {
+            return invalid("config.relay.dead_letter_after", "must be > 0".into());
         }
-        if self.config.log_cap > 10_000 {
-            return err("config.log_cap", "at most 10000".into());
+        if c.log_cap > 10_000 {
+            return invalid("config.log_cap", "at most 10000".into());
         }
+        Ok(())
+    }
+
+    /// Every fault rule names a process of this configuration and a usable condition.
+    fn check_faults(&self) -> Result<(), ScenarioError> {
         for (i, f) in self.faults.iter().enumerate() {
             let when = match f {
                 Fault::Kill { process, when, .. } => {
-                    if crate::world::proc_index(&self.config, process, !self.script.is_empty())
-                        .is_none()
-                    {
-                        return err(
+                    if proc_index(&self.config, process, !self.script.is_empty()).is_none() {
+                        return invalid(
                             &format!("faults[{i}].process"),
                             format!("no process named {process:?} in this configuration"),
                         );
@@ -429,20 +447,25 @@ impl Scenario {
                 Fault::FailPublish { .. } => continue,
             };
             if let When::TaskIndexMod { modulus: 0, .. } = when {
-                return err(&format!("faults[{i}].when.modulus"), "must be > 0".into());
+                return invalid(&format!("faults[{i}].when.modulus"), "must be > 0".into());
             }
         }
+        Ok(())
+    }
+
+    /// Every scheduled action is in reach of the clock and names a process that exists.
+    fn check_schedule(&self) -> Result<(), ScenarioError> {
         for (i, t) in self.schedule.iter().enumerate() {
             // The clock jumps to a scheduled action when nothing else can run.
             if t.at_tick > MAX_SCHEDULE_TICK {
-                return err(
+                return invalid(
                     &format!("schedule[{i}].at_tick"),
                     format!("at most {MAX_SCHEDULE_TICK}"),
                 );
             }
             if let Some(p) = t.action.process() {
-                if crate::world::proc_index(&self.config, p, !self.script.is_empty()).is_none() {
-                    return err(
+                if proc_index(&self.config, p, !self.script.is_empty()).is_none() {
+                    return invalid(
                         &format!("schedule[{i}].action"),
                         format!("no process named {p:?} in this configuration"),
                     );
@@ -451,6 +474,14 @@ impl Scenario {
         }
         Ok(())
     }
+}
+
+/// A refusal of `validate`, naming the field.
+fn invalid(field: &str, message: String) -> Result<(), ScenarioError> {
+    Err(ScenarioError {
+        field: field.into(),
+        message,
+    })
 }
 
 /// Finds the key being parsed where serde stopped, to name the field in the message.
@@ -516,6 +547,10 @@ fn base(name: &str, summary: &str) -> Scenario {
 }
 
 /// The named presets, in teaching order.
+///
+/// This is a table, and longer than a function should be on purpose: one entry per
+/// preset, each a few lines of settings under the lesson section it illustrates, read top
+/// to bottom in the order the page lists them. Splitting it would only scatter the list.
 pub fn presets() -> Vec<Scenario> {
     let mut v = Vec::new();
 
@@ -663,7 +698,7 @@ pub fn presets() -> Vec<Scenario> {
     let mut s = base("at-most-once-relay", "Relay marks and commits first, publishes after: it dies between COMMIT and queue.add → those events are lost");
     s.workload.tasks = 20;
     s.config.relay.mode = RelayMode::MarkFirst;
-    s.config.relay.partiya = 5;
+    s.config.relay.batch_size = 5;
     s.faults
         .push(kill("relay-1", Step::Publish, When::Nth { n: 1 }, Some(1)));
     v.push(s);
@@ -726,7 +761,7 @@ pub fn presets() -> Vec<Scenario> {
     let mut s = base("poison-stall", "Three poison events (publish always fails) at the head of the order with partiya 3: every poll takes the same three, urinishlar grows without end and the other 17 are stuck");
     s.workload.tasks = 0;
     s.workload.preloaded_events = 20;
-    s.config.relay.partiya = 3;
+    s.config.relay.batch_size = 3;
     for event in 1..=3 {
         s.faults.push(Fault::FailPublish {
             event,
@@ -739,7 +774,7 @@ pub fn presets() -> Vec<Scenario> {
     let mut s = base("poison-dead-letter", "The same poison events, but the relay moves a row to outbox_olik after 5 attempts: the head clears and the other 17 are published");
     s.workload.tasks = 0;
     s.workload.preloaded_events = 20;
-    s.config.relay.partiya = 3;
+    s.config.relay.batch_size = 3;
     s.config.relay.dead_letter_after = Some(5);
     for event in 1..=3 {
         s.faults.push(Fault::FailPublish {
@@ -881,7 +916,7 @@ pub fn presets() -> Vec<Scenario> {
 
     let mut s = base("relay-lag", "A relay that publishes one row per poll (partiya 1, every 20 ticks) behind a client writing faster: the age of the oldest unpublished row grows as long as the writers keep on");
     s.workload.tasks = 150;
-    s.config.relay.partiya = 1;
+    s.config.relay.batch_size = 1;
     v.push(s);
 
     let mut s = base("two-copies-at-once", "Two relays without locks and without jobId put two jobs per event in the queue; two workers take both copies at once: the second INSERT … ON CONFLICT waits for the first transaction, then does nothing");

@@ -6,7 +6,9 @@ use crate::auditor::Class;
 use crate::db::TxStatus;
 use crate::ids::{EventId, EventKind, TxId};
 use crate::queue::{Health, JobKey, JobState};
-use crate::world::{step_sql, ArmedKill, LogEntry, Mem, Note, ProcKind, Step, Wait, World};
+use crate::world::{
+    step_sql, ArmedKill, LogEntry, Mem, Note, ProcKind, RelayMem, Step, Wait, World,
+};
 use serde::Serialize;
 
 /// A row of `vazifalar` as a snapshot.
@@ -266,7 +268,7 @@ pub fn procs(w: &World) -> Vec<ProcView> {
             let armed = armed_steps(&w.armed, i);
             let holding = match &p.mem {
                 Mem::Api { req: Some(r) } if !r.added => vec![r.event],
-                Mem::Relay { batch, .. } => batch
+                Mem::Relay(RelayMem { batch, .. }) => batch
                     .iter()
                     .filter_map(|&i| w.db.outbox.get(i as usize).map(|r| r.hodisa))
                     .collect(),

@@ -64,7 +64,7 @@ fn exercise_2_relay_model() {
     }
     let polls: Vec<(u32, u32)> = w.polls[relay]
         .iter()
-        .map(|p| (p.tarqatildi, p.xato))
+        .map(|p| (p.published, p.failed))
         .collect();
     assert_eq!(polls, vec![(4, 1), (1, 0), (0, 0)]);
     let order: Vec<u32> = w.queue.created_order.iter().map(|e| e.0).collect();
@@ -101,7 +101,7 @@ fn two_relays_skip_locked_publish_each_once() {
         .iter()
         .enumerate()
         .filter(|(_, p)| p.kind == ProcKind::Relay)
-        .map(|(i, _)| w.polls[i].iter().map(|p| p.tarqatildi).sum())
+        .map(|(i, _)| w.polls[i].iter().map(|p| p.published).sum())
         .collect();
     assert_eq!(published.iter().sum::<u32>(), 200);
     assert!(published.iter().all(|&n| n > 0), "{published:?}");

@@ -152,7 +152,7 @@ proptest! {
         s.config.relays = relays;
         s.config.workers = workers;
         s.config.relay.lock = lock;
-        s.config.relay.partiya = partiya;
+        s.config.relay.batch_size = partiya;
         s.config.relay.poll_interval_ticks = poll;
         s.config.queue.remove_on_complete = remove_on_complete;
         // A client that retries is safe only behind the API's idempotency key.
@@ -194,7 +194,7 @@ proptest! {
         s.config.relays = 0;
         s.config.cdc = true;
         s.config.workers = workers;
-        s.config.relay.partiya = partiya;
+        s.config.relay.batch_size = partiya;
         s.config.queue.remove_on_complete = remove_on_complete;
         // No flush here: the CDC relay keeps no published mark to un-mark.
         let faults: Vec<_> = faults.into_iter().filter(|(_, f)| !matches!(f, F::RedisFlush | F::Unpublish(_))).collect();
@@ -260,7 +260,7 @@ proptest! {
         s.config.relays = relays;
         s.config.workers = workers;
         s.config.relay.lock = lock;
-        s.config.relay.partiya = 3;
+        s.config.relay.batch_size = 3;
         s.config.relay.mode = mode;
         s.config.relay.dead_letter_after = dead_letter_after;
         s.config.cdc = cdc;

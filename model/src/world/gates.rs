@@ -1,0 +1,384 @@
+//! Which processes may take a step now. A process's own state decides its gate; the
+//! world facts (the tick, the API's readiness, Redis, open transactions) are read once per
+//! tick. The gates are kept as bitmasks, one bit per process, and made again only for the
+//! processes whose state changed, so a tick does not look at every process.
+
+use super::CheckLevel;
+use super::{Mem, Proc, RelayMem, Wait, World};
+use crate::action::Step;
+use crate::ids::TxId;
+use crate::queue::Health;
+use crate::scenario::RelayMode;
+
+/// When each process can take a step, as far as its own state says: what
+/// [`World::runnable_in`] reads from the process, with the world facts (the tick, the
+/// API's readiness, Redis, open transactions) left to read at each tick. A process's gate
+/// changes only when its own state does, so it is made again only for the processes whose
+/// state changed (`dirty`). Bit `i` of every mask is process `i`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Gates {
+    /// Processes whose state changed since their gate was made.
+    pub(super) dirty: u64,
+    /// The processes by condition: `by_class[c]` for the `GATE_*` class `c`.
+    pub(super) by_class: [u64; 6],
+    /// Each process's class (arrays as long as a mask, indexed by bit: no bounds checks).
+    pub(super) class: [u8; 64],
+    /// A sleeping (`GATE_AT`) process's wake-up tick.
+    pub(super) at: [u64; 64],
+    /// Blocked on a transaction's lock (not runnable while it is open).
+    pub(super) tx: [Option<TxId>; 64],
+    /// Each process's bits in `tx_mask`, `queue`, `holds` and `orphan` (`FLAG_*`), so the
+    /// masks are written only when one of them changes.
+    pub(super) flags: [u8; 64],
+    pub(super) tx_mask: u64,
+    /// Blocked on a Redis that may hang.
+    pub(super) queue: u64,
+    /// Holding a transaction; dead and holding one (the no-orphan-transaction check).
+    pub(super) holds: u64,
+    pub(super) orphan: u64,
+}
+
+impl Default for Gates {
+    fn default() -> Self {
+        Gates {
+            dirty: 0,
+            by_class: [0; 6],
+            class: [GATE_NEVER; 64],
+            at: [0; 64],
+            tx: [None; 64],
+            tx_mask: 0,
+            queue: 0,
+            holds: 0,
+            orphan: 0,
+            flags: [0; 64],
+        }
+    }
+}
+
+pub(super) const GATE_NEVER: u8 = 0;
+pub(super) const GATE_ALWAYS: u8 = 1;
+/// From the process's `sleep_until` on.
+pub(super) const GATE_AT: u8 = 2;
+/// While the API is ready for a request.
+pub(super) const GATE_API: u8 = 3;
+/// While a job waits in a healthy Redis.
+pub(super) const GATE_WAITING: u8 = 4;
+/// While Redis is up.
+pub(super) const GATE_UP: u8 = 5;
+
+pub(super) const FLAG_TX: u8 = 1;
+pub(super) const FLAG_QUEUE: u8 = 2;
+pub(super) const FLAG_HOLDS: u8 = 4;
+pub(super) const FLAG_ORPHAN: u8 = 8;
+
+/// The runnable processes of one tick, without an allocation: bit `i` is process `i`.
+#[derive(Default)]
+pub(super) struct Runnable {
+    pub(super) mask: u64,
+    pub(super) len: usize,
+}
+
+impl Runnable {
+    /// The `k`-th runnable process in world order.
+    pub(super) fn nth(&self, k: usize) -> usize {
+        let mut m = self.mask;
+        for _ in 0..k {
+            m &= m - 1;
+        }
+        m.trailing_zeros() as usize
+    }
+}
+
+/// The number of set bits of a mask with few of them (one per process): a loop over the
+/// set bits is cheaper than the portable `count_ones` on a target without `popcnt`.
+#[inline(always)]
+pub(super) fn bits(mut m: u64) -> usize {
+    let mut n = 0;
+    while m != 0 {
+        m &= m - 1;
+        n += 1;
+    }
+    n
+}
+
+/// What every process's runnable check reads from the world, read once per tick.
+pub(super) struct Facts {
+    pub(super) api_ready: bool,
+    pub(super) has_waiting: bool,
+    pub(super) up: bool,
+    pub(super) hang: bool,
+}
+
+impl Facts {
+    #[inline(always)]
+    pub(super) fn of(w: &World) -> Facts {
+        Facts {
+            api_ready: w.api_ready(),
+            has_waiting: w.queue.has_waiting(),
+            up: w.queue.health == Health::Up,
+            hang: w.queue.health == Health::DownHang,
+        }
+    }
+}
+
+impl World {
+    pub(super) fn api_index(&self) -> usize {
+        1
+    }
+
+    pub(super) fn api_ready(&self) -> bool {
+        let a = &self.procs[self.api_index()];
+        a.alive && matches!(&a.mem, Mem::Api { req: None })
+    }
+
+    pub fn runnable(&self, i: usize) -> bool {
+        self.runnable_in(&self.procs[i], &Facts::of(self))
+    }
+
+    /// Whether `p` can take a step, given the world facts every process reads.
+    #[inline(always)]
+    pub(super) fn runnable_in(&self, p: &Proc, f: &Facts) -> bool {
+        if !p.alive {
+            return false;
+        }
+        match p.blocked {
+            Some(Wait::Tx(t)) if self.db.is_open(t) => return false,
+            Some(Wait::Queue) if f.hang => return false,
+            _ => {}
+        }
+        match (&p.mem, p.pc) {
+            (Mem::Client { next, .. }, Step::Send) => *next < self.tasks_total && f.api_ready,
+            (Mem::Client { reply, .. }, _) => reply.is_some(),
+            (Mem::Api { req }, _) => req.is_some(),
+            (Mem::Relay(_), Step::Begin) => self.tick >= p.sleep_until,
+            (Mem::Relay(_), _) => true,
+            (Mem::Worker { job: None }, _) => f.has_waiting,
+            (Mem::Worker { .. }, Step::Complete) => f.up,
+            (Mem::Worker { .. }, _) => true,
+            (Mem::Session { pos }, _) => *pos < self.script.len() && self.tick >= p.sleep_until,
+            (Mem::Cdc { .. }, _) => self.tick >= p.sleep_until,
+            (Mem::Cleaner { .. }, Step::Begin) => self.tick >= p.sleep_until,
+            (Mem::Cleaner { .. }, _) => true,
+        }
+    }
+
+    /// The gate of a process (class, blocking transaction, blocked on Redis, holds a
+    /// transaction, holds one while dead): [`World::runnable_in`] with the facts left open.
+    #[inline(always)]
+    pub(super) fn gate_of(&self, p: &Proc) -> (u8, Option<TxId>, bool, bool, bool) {
+        let holds = p.tx.is_some();
+        let (tx, queue) = match p.blocked {
+            Some(Wait::Tx(t)) => (Some(t), false),
+            Some(Wait::Queue) => (None, true),
+            None => (None, false),
+        };
+        let class = if !p.alive {
+            GATE_NEVER
+        } else {
+            match (&p.mem, p.pc) {
+                (Mem::Client { next, .. }, Step::Send) => {
+                    [GATE_NEVER, GATE_API][(*next < self.tasks_total) as usize]
+                }
+                (Mem::Client { reply, .. }, _) => {
+                    [GATE_NEVER, GATE_ALWAYS][reply.is_some() as usize]
+                }
+                (Mem::Api { req }, _) => [GATE_NEVER, GATE_ALWAYS][req.is_some() as usize],
+                (Mem::Relay(_), Step::Begin) => GATE_AT,
+                (Mem::Relay(_), _) => GATE_ALWAYS,
+                (Mem::Worker { job: None }, _) => GATE_WAITING,
+                (Mem::Worker { .. }, Step::Complete) => GATE_UP,
+                (Mem::Worker { .. }, _) => GATE_ALWAYS,
+                (Mem::Session { pos }, _) => {
+                    [GATE_NEVER, GATE_AT][(*pos < self.script.len()) as usize]
+                }
+                (Mem::Cdc { .. }, _) => GATE_AT,
+                (Mem::Cleaner { .. }, Step::Begin) => GATE_AT,
+                (Mem::Cleaner { .. }, _) => GATE_ALWAYS,
+            }
+        };
+        (class, tx, queue, holds, holds && !p.alive)
+    }
+
+    /// Process `i`'s state changed: its gate is made again before it is next read.
+    #[inline(always)]
+    pub(super) fn touch_proc(&mut self, i: usize) {
+        self.gates.dirty |= 1 << i;
+    }
+
+    /// Makes the gates of the dirty processes again.
+    #[inline(always)]
+    pub(super) fn refresh_gates(&mut self) {
+        while self.gates.dirty != 0 {
+            let i = (self.gates.dirty.trailing_zeros() & 63) as usize;
+            self.gates.dirty &= self.gates.dirty - 1;
+            let p = &self.procs[i];
+            let (class, tx, queue, holds, orphan) = self.gate_of(p);
+            let at = p.sleep_until;
+            let g = &mut self.gates;
+            let b = 1u64 << i;
+            let k = !b;
+            let old = g.class[i];
+            if old != class {
+                g.by_class[old as usize] &= k;
+                g.by_class[class as usize] |= b;
+                g.class[i] = class;
+            }
+            g.at[i] = at;
+            g.tx[i] = tx;
+            let flags = (tx.is_some() as u8 * FLAG_TX)
+                | (queue as u8 * FLAG_QUEUE)
+                | (holds as u8 * FLAG_HOLDS)
+                | (orphan as u8 * FLAG_ORPHAN);
+            if g.flags[i] != flags {
+                g.flags[i] = flags;
+                let bit = |f: u8| b * (flags & f != 0) as u64;
+                g.tx_mask = g.tx_mask & k | bit(FLAG_TX);
+                g.queue = g.queue & k | bit(FLAG_QUEUE);
+                g.holds = g.holds & k | bit(FLAG_HOLDS);
+                g.orphan = g.orphan & k | bit(FLAG_ORPHAN);
+            }
+        }
+    }
+
+    pub(super) fn runnable_list(&mut self, out: &mut Runnable) {
+        self.refresh_gates();
+        let g = &self.gates;
+        let mut mask = g.by_class[GATE_ALWAYS as usize];
+        let mut t = g.by_class[GATE_AT as usize];
+        while t != 0 {
+            let i = (t.trailing_zeros() & 63) as usize;
+            mask |= ((self.tick >= g.at[i]) as u64) << i;
+            t &= t - 1;
+        }
+        let api = g.by_class[GATE_API as usize];
+        if api != 0 && self.api_ready() {
+            mask |= api;
+        }
+        let waiting = g.by_class[GATE_WAITING as usize];
+        if waiting != 0 && self.queue.has_waiting() {
+            mask |= waiting;
+        }
+        if self.queue.health == Health::Up {
+            mask |= g.by_class[GATE_UP as usize];
+        } else if self.queue.health == Health::DownHang {
+            mask &= !g.queue;
+        }
+        let mut b = g.tx_mask & mask;
+        while b != 0 {
+            let i = (b.trailing_zeros() & 63) as usize;
+            if g.tx[i].is_some_and(|t| self.db.is_open(t)) {
+                mask &= !(1 << i);
+            }
+            b &= b - 1;
+        }
+        if cfg!(debug_assertions) || self.check == CheckLevel::Full {
+            self.check_gates(Some(mask));
+        }
+        out.mask = mask;
+        out.len = bits(mask);
+    }
+
+    /// The kept gates agree with the processes (Full checks and debug builds).
+    #[cold]
+    pub(super) fn check_gates(&self, mask: Option<u64>) {
+        let f = Facts::of(self);
+        for (i, p) in self.procs.iter().enumerate() {
+            let (class, tx, queue, holds, orphan) = self.gate_of(p);
+            let b = 1u64 << i;
+            let g = &self.gates;
+            assert!(
+                g.class[i] == class
+                    && g.by_class[class as usize] & b != 0
+                    && g.tx[i] == tx
+                    && (g.tx_mask & b != 0) == tx.is_some()
+                    && (g.queue & b != 0) == queue
+                    && (g.holds & b != 0) == holds
+                    && (g.orphan & b != 0) == orphan
+                    && (class != GATE_AT || g.at[i] == p.sleep_until),
+                "runnable-gate: the kept gate of {} disagrees with its state",
+                p.name
+            );
+            if let Some(mask) = mask {
+                assert_eq!(
+                    self.runnable_in(p, &f),
+                    mask & b != 0,
+                    "runnable-gate: {} at tick {}",
+                    p.name,
+                    self.tick
+                );
+            }
+        }
+        let all: u64 = self.gates.by_class.iter().fold(0, |a, m| a | m);
+        let sum: u32 = self.gates.by_class.iter().map(|m| m.count_ones()).sum();
+        assert!(sum == self.procs.len() as u32 && all.count_ones() == sum);
+    }
+
+    /// Nothing is left to do: the client is done, nobody is mid-program, no row waits to be
+    /// published and (with workers) no job waits to be worked.
+    pub fn settled(&self) -> bool {
+        if !self.schedule.is_empty() || self.db.open_transactions() > 0 {
+            return false;
+        }
+        if self.cfg.relays > 0 && self.relay_has_work() {
+            return false;
+        }
+        if self.cfg.cdc && self.db.wal_retained_events() > 0 {
+            return false;
+        }
+        if self.cfg.workers > 0
+            && (self.queue.count(crate::queue::JobState::Waiting) > 0
+                || self.queue.count(crate::queue::JobState::Active) > 0)
+        {
+            return false;
+        }
+        self.procs.iter().all(|p| match &p.mem {
+            Mem::Client { next, waiting, .. } => *next >= self.tasks_total && waiting.is_none(),
+            Mem::Api { req } => req.is_none(),
+            Mem::Relay(RelayMem { batch, .. }) => {
+                !p.alive || (p.pc == Step::Begin && batch.is_empty())
+            }
+            Mem::Worker { job } => job.is_none(),
+            Mem::Session { pos } => *pos >= self.script.len() || !p.alive,
+            Mem::Cdc { batch, .. } => !p.alive || batch.is_empty(),
+            // The cleaner is a scheduled job: it never keeps the world busy.
+            Mem::Cleaner { .. } => true,
+        })
+    }
+
+    /// Rows the polling relays can still read: unpublished ones, or for the high-water
+    /// relay, committed rows above its mark.
+    pub(super) fn relay_has_work(&self) -> bool {
+        if self.cfg.relay.mode == RelayMode::HighWater {
+            (self.high_water as usize..self.db.outbox.len()).any(|i| {
+                self.db.row_committed(&self.db.outbox[i]) && !self.db.outbox[i].data.deleted
+            })
+        } else {
+            self.db.unpublished_len() > 0
+        }
+    }
+
+    /// The next tick at which something sleeping wakes, if any (a relay between polls, a
+    /// restart, a scheduled action, a dead worker's lock running out).
+    #[inline(never)]
+    pub fn next_wake(&self) -> Option<u64> {
+        let mut t: Option<u64> = None;
+        let mut consider = |v: u64| t = Some(t.map_or(v, |x: u64| x.min(v)));
+        for p in &self.procs {
+            // Relays between polls, a CDC backing off, the cleaner's schedule, pg_sleep.
+            if p.alive && p.sleep_until > self.tick {
+                consider(p.sleep_until);
+            }
+            if let (false, Some(r)) = (p.alive, p.restart_at) {
+                consider(r.max(self.tick + 1));
+            }
+        }
+        if let Some((at, _)) = self.schedule.front() {
+            consider((*at).max(self.tick + 1));
+        }
+        // The stalled checker only changes something when a dead worker's lock can run out.
+        if self.queue.health == Health::Up && self.queue.has_orphaned_active() {
+            consider(self.next_stall_check.max(self.tick + 1));
+        }
+        t
+    }
+}

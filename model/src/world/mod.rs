@@ -1,0 +1,545 @@
+//! The world: the database, the queue, the processes, the clock, the PRNG and the auditor.
+//! Processes are small programs of labelled steps; every label is a kill point. Faults
+//! are actions like any other. Nothing here reads a clock or the OS: a scenario and its
+//! seed decide everything.
+//!
+//! This module holds the world's state and its main loop (`new`, `step`, `advance`, `run`,
+//! `apply`); the rest lives in submodules: which process may run (`gates`), faults, kills
+//! and restarts (`faults`), judging events (`judge`), the log and the trace hash (`log`),
+//! the explorer's canonical hash (`canon`), what every program shares (`process`), the
+//! step lists and their SQL (`program`), and one file per process program.
+
+mod api;
+mod canon;
+mod cdc;
+mod cleaner;
+mod client;
+mod faults;
+mod gates;
+mod judge;
+mod log;
+mod process;
+mod program;
+mod relay;
+mod session;
+mod worker;
+
+pub use crate::action::{Action, ProcKind, Step, When};
+pub use crate::scenario::{proc_index, proc_names, processes};
+pub use faults::ArmedKill;
+pub use judge::{CheckLevel, Counters};
+pub use log::{FaultNote, LogEntry, Note};
+pub use program::{program, script_sql, step_sql};
+pub use relay::{Poll, RelayMem};
+pub use session::{ScriptResult, PG_SLEEP_TICKS};
+
+use crate::auditor::{Auditor, TaskRef};
+use crate::db::{Cursor, Db, Exec};
+use crate::ids::{EventId, EventKind, ProcId, TxId};
+use crate::queue::{Health, JobKey, Queue, StallOutcome};
+use crate::rng::Rng;
+use crate::scenario::{Config, Fault, Scenario, ScriptStmt};
+use gates::{Gates, Runnable, GATE_NEVER};
+use relay::POLL_HISTORY;
+use serde::Serialize;
+use std::collections::{BTreeSet, VecDeque};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "on", content = "id")]
+pub enum Wait {
+    /// Waiting for this transaction's row lock to go.
+    Tx(TxId),
+    /// Waiting for a Redis that does not answer.
+    Queue,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Request {
+    pub intent: u32,
+    pub event: EventId,
+    /// The event reached the queue (dual write) — after that the API holds nothing.
+    pub added: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct HeldJob {
+    pub key: JobKey,
+    pub token: u64,
+    pub event: EventId,
+    pub summa: u32,
+    /// The inbox said "new" (None: not asked yet).
+    pub fresh: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Mem {
+    Client {
+        next: u32,
+        waiting: Option<u32>,
+        reply: Option<bool>,
+        /// Retries already made for the request `next`.
+        tries: u32,
+    },
+    Api {
+        req: Option<Request>,
+    },
+    Relay(RelayMem),
+    Worker {
+        job: Option<HeldJob>,
+    },
+    Session {
+        pos: usize,
+    },
+    Cdc {
+        /// Events read from the log, in commit order.
+        batch: Vec<EventId>,
+        pos: usize,
+        /// The offset to save once the batch is published.
+        upto_lsn: u64,
+    },
+    Cleaner {
+        cursor: Cursor,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Proc {
+    pub name: String,
+    pub kind: ProcKind,
+    pub program: Vec<Step>,
+    pub alive: bool,
+    pub pc: Step,
+    pub tx: Option<TxId>,
+    pub blocked: Option<Wait>,
+    pub sleep_until: u64,
+    pub restart_at: Option<u64>,
+    pub mem: Mem,
+    pub kills: u32,
+    /// Armed kill rules have already counted this arrival at `pc`.
+    arrived: bool,
+}
+
+impl Proc {
+    /// Process number `n` of `kind` (see [`processes`]), alive at its program's first step.
+    fn new(kind: ProcKind, n: u8, cfg: &Config, script_len: usize) -> Proc {
+        let program = program(kind, cfg, script_len);
+        let pc = program.first().copied().unwrap_or(Step::Send);
+        // The cleaner's first run is one interval in (a scheduled job, not a start-up task).
+        let sleep_until = match (&cfg.cleaner, kind) {
+            (Some(c), ProcKind::Cleaner) => c.interval_ticks,
+            _ => 0,
+        };
+        Proc {
+            name: kind.name(n),
+            kind,
+            program,
+            alive: true,
+            pc,
+            tx: None,
+            blocked: None,
+            sleep_until,
+            restart_at: None,
+            mem: World::fresh_mem(kind, 0),
+            kills: 0,
+            arrived: false,
+        }
+    }
+}
+
+/// Up to this many events' worth of table space is reserved when a world is made: the
+/// canon runs never grow a list, and a big run does not claim its whole size up front.
+const RESERVE_EVENTS: usize = 4096;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct World {
+    pub cfg: Config,
+    pub tasks_total: u32,
+    pub summa: u32,
+    pub script: Vec<ScriptStmt>,
+    pub tick: u64,
+    pub rng: Rng,
+    pub db: Db,
+    pub queue: Queue,
+    pub procs: Vec<Proc>,
+    pub auditor: Auditor,
+    pub armed: Vec<ArmedKill>,
+    api_errors: Vec<When>,
+    publish_failures: Vec<(u32, u32)>,
+    schedule: VecDeque<(u64, Action)>,
+    next_event: u32,
+    next_stall_check: u64,
+    external_seen: BTreeSet<u32>,
+    pub log: VecDeque<LogEntry>,
+    pub polls: Vec<Vec<Poll>>,
+    pub script_results: Vec<ScriptResult>,
+    /// Every kill: which process, at which step, at which tick (capped).
+    pub kills: Vec<(ProcId, Step, u64)>,
+    /// The high-water relay's mark (`last_id`), saved with its poll's COMMIT.
+    pub high_water: u64,
+    /// The tick of the last Redis flush, if any (the operator's recovery starts there).
+    pub last_flush: Option<u64>,
+    preloaded: u32,
+    pub trace_hash: u64,
+    pub steps: u64,
+    pub check: CheckLevel,
+    pub violations: Vec<String>,
+    touched: Vec<EventId>,
+    /// The event a worker or the API held during a step that cannot change its class:
+    /// checked with the touched ones, not judged again.
+    held: Option<EventId>,
+    /// Processes not alive (the restart check is skipped while there are none).
+    dead: u32,
+    /// Reused for every COMMIT / ROLLBACK (always empty between steps).
+    scratch: crate::db::CommitOutcome,
+    /// Each process's runnable condition as far as its own state says, kept up to date
+    /// for the processes marked `dirty` (see [`Gates`]).
+    gates: Gates,
+}
+
+impl World {
+    pub fn new(s: &Scenario) -> World {
+        let cfg = s.config.clone();
+        let session = !s.script.is_empty();
+        let procs = processes(&cfg, session)
+            .into_iter()
+            .map(|(kind, n)| Proc::new(kind, n, &cfg, s.script.len()))
+            .collect();
+        let mut w = World::empty(s, cfg, procs);
+        w.start(s);
+        w.load_faults(s);
+        w.preload(s);
+        w
+    }
+
+    /// The world before anything has run: the processes at their first step, empty
+    /// tables and queue, no faults.
+    fn empty(s: &Scenario, cfg: Config, procs: Vec<Proc>) -> World {
+        World {
+            tasks_total: s.workload.tasks,
+            summa: s.workload.summa,
+            script: s.script.clone(),
+            tick: 0,
+            rng: Rng::new(s.seed),
+            db: Db::new(),
+            queue: Queue::new(cfg.queue.clone()),
+            // A relay's poll history is capped at POLL_HISTORY: room for it at once.
+            polls: procs
+                .iter()
+                .map(|p| match p.kind {
+                    ProcKind::Relay => Vec::with_capacity(POLL_HISTORY),
+                    _ => Vec::new(),
+                })
+                .collect(),
+            procs,
+            auditor: Auditor::new(),
+            armed: Vec::new(),
+            api_errors: Vec::new(),
+            publish_failures: Vec::new(),
+            schedule: VecDeque::new(),
+            next_event: 1,
+            next_stall_check: cfg.queue.stalled_interval_ticks,
+            external_seen: BTreeSet::new(),
+            log: VecDeque::new(),
+            script_results: Vec::new(),
+            kills: Vec::new(),
+            high_water: 0,
+            last_flush: None,
+            preloaded: s.workload.preloaded_events,
+            trace_hash: 0xcbf2_9ce4_8422_2325,
+            steps: 0,
+            check: CheckLevel::Touched,
+            violations: Vec::new(),
+            touched: Vec::with_capacity(16),
+            held: None,
+            dead: 0,
+            scratch: Default::default(),
+            gates: Gates::default(),
+            cfg,
+        }
+    }
+
+    /// The gates of every process, and table space for the workload.
+    fn start(&mut self, s: &Scenario) {
+        let n = self.procs.len();
+        self.gates.by_class[GATE_NEVER as usize] = (1u64 << n) - 1;
+        self.gates.dirty = (1u64 << n) - 1;
+        self.refresh_gates();
+        let hint =
+            (s.workload.tasks as usize + s.workload.preloaded_events as usize).min(RESERVE_EVENTS);
+        self.auditor.reserve(hint);
+        self.db.reserve(hint);
+        self.queue.reserve(hint);
+        self.log.reserve(self.cfg.log_cap.min(RESERVE_EVENTS));
+    }
+
+    /// The scenario's standing fault rules and its timed actions (in tick order).
+    fn load_faults(&mut self, s: &Scenario) {
+        for f in &s.faults {
+            match f {
+                Fault::Kill {
+                    process,
+                    step,
+                    when,
+                    times,
+                } => {
+                    if let Some(p) = self.find(process) {
+                        self.armed.push(ArmedKill {
+                            proc: p,
+                            step: *step,
+                            when: when.clone(),
+                            remaining: *times,
+                            reached: 0,
+                        });
+                    }
+                }
+                Fault::FailPublish { event, times } => self.publish_failures.push((*event, *times)),
+                Fault::ApiError { when } => self.api_errors.push(when.clone()),
+            }
+        }
+        let mut sched: Vec<(u64, Action)> = s
+            .schedule
+            .iter()
+            .map(|t| (t.at_tick, t.action.clone()))
+            .collect();
+        sched.sort_by_key(|(t, _)| *t);
+        self.schedule = sched.into();
+    }
+
+    /// The workload's preloaded events, committed before the first tick.
+    fn preload(&mut self, s: &Scenario) {
+        self.db.wal_retain = self.cfg.cdc;
+        let kinds: &[EventKind] = if s.workload.preloaded_completed {
+            &[EventKind::Created, EventKind::Completed]
+        } else {
+            &[EventKind::Created]
+        };
+        // Preloaded tasks come after the client's requests (intents of their own, so a
+        // preloaded event and a request never count as the same business action).
+        for k in 0..s.workload.preloaded_events {
+            let intent = s.workload.tasks + k;
+            for &kind in kinds {
+                let e = self.mint(intent, kind, TaskRef::Given);
+                self.db.preload_event(e, kind, intent, s.workload.summa);
+                self.auditor.committed(e);
+                self.touched.push(e);
+            }
+        }
+        self.reclassify_touched();
+    }
+
+    pub(super) fn fresh_mem(kind: ProcKind, next: u32) -> Mem {
+        match kind {
+            ProcKind::Client => Mem::Client {
+                next,
+                waiting: None,
+                reply: None,
+                tries: 0,
+            },
+            ProcKind::Api => Mem::Api { req: None },
+            ProcKind::Relay => Mem::Relay(RelayMem::default()),
+            ProcKind::Worker => Mem::Worker { job: None },
+            ProcKind::Session => Mem::Session { pos: 0 },
+            ProcKind::Cdc => Mem::Cdc {
+                batch: Vec::new(),
+                pos: 0,
+                upto_lsn: 0,
+            },
+            ProcKind::Cleaner => Mem::Cleaner {
+                cursor: Cursor::default(),
+            },
+        }
+    }
+
+    pub fn find(&self, name: &str) -> Option<ProcId> {
+        self.procs
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| ProcId(i as u8))
+    }
+
+    pub(super) fn mint(&mut self, intent: u32, kind: EventKind, task: TaskRef) -> EventId {
+        let e = EventId(self.next_event);
+        self.next_event += 1;
+        self.auditor.minted(e, intent, kind, task);
+        e
+    }
+
+    /// One scheduler step: housekeeping, then one step of a runnable process chosen by the
+    /// PRNG. Returns false when nothing can ever happen again.
+    pub fn step(&mut self) -> bool {
+        let mut runnable = Runnable::default();
+        loop {
+            self.tick += 1;
+            self.housekeeping();
+            self.runnable_list(&mut runnable);
+            if runnable.len > 0 {
+                break;
+            }
+            match self.next_wake() {
+                Some(t) => self.tick = t.max(self.tick + 1) - 1,
+                None => {
+                    self.after_step();
+                    return false;
+                }
+            }
+        }
+        let pick = runnable.nth(self.rng.below(runnable.len as u64) as usize);
+        self.run_proc(pick);
+        self.after_step();
+        true
+    }
+
+    /// Lets the clock run to `to` one tick at a time, running a step whenever a process
+    /// is runnable. Unlike [`World::step`] it never jumps over idle ticks, so a world that
+    /// waits (a hanging Redis, a dead relay) still ages: what the page's clock shows.
+    pub fn advance(&mut self, to: u64) {
+        let mut runnable = Runnable::default();
+        while self.tick < to {
+            self.tick += 1;
+            self.housekeeping();
+            self.runnable_list(&mut runnable);
+            if runnable.len > 0 {
+                let pick = runnable.nth(self.rng.below(runnable.len as u64) as usize);
+                self.run_proc(pick);
+            }
+            self.after_step();
+        }
+    }
+
+    /// Runs until settled, stuck, or `max_ticks`.
+    pub fn run(&mut self, max_ticks: u64) {
+        while self.tick < max_ticks && !self.settled() {
+            if !self.step() {
+                break;
+            }
+        }
+    }
+
+    /// The per-tick checks are inline; what they find to do runs out of line, so the
+    /// step loop stays small.
+    #[inline(always)]
+    pub(super) fn housekeeping(&mut self) {
+        if self.schedule.front().is_some_and(|(t, _)| *t <= self.tick) {
+            self.run_schedule();
+        }
+        if self.dead > 0 {
+            self.restart_due();
+        }
+        if self.tick >= self.next_stall_check {
+            self.stall_check();
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn run_schedule(&mut self) {
+        while self.schedule.front().is_some_and(|(t, _)| *t <= self.tick) {
+            let (_, a) = self.schedule.pop_front().expect("front");
+            self.apply_now(&a);
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn restart_due(&mut self) {
+        for i in 0..self.procs.len() {
+            let p = &self.procs[i];
+            if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
+                self.restart(i);
+            }
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn stall_check(&mut self) {
+        {
+            self.next_stall_check = self.tick + self.cfg.queue.stalled_interval_ticks;
+            for o in self.queue.check_stalled(self.tick) {
+                let (event, failed) = match o {
+                    StallOutcome::BackToWait(e) => (e, false),
+                    StallOutcome::Failed(e) => (e, true),
+                };
+                self.touched.push(event);
+                self.log(None, None, Note::Stalled { event, failed });
+            }
+        }
+    }
+
+    /// Applies a user's or a schedule's action. Errors are messages for the page.
+    pub fn apply(&mut self, a: &Action) -> Result<(), String> {
+        if let Some(name) = a.process() {
+            if self.find(name).is_none() {
+                return Err(format!("no process named {name:?}"));
+            }
+        }
+        match a {
+            Action::Tick => {
+                self.step();
+                return Ok(());
+            }
+            Action::Step { process } => {
+                let i = self.find(process).expect("checked").0 as usize;
+                if !self.runnable(i) {
+                    return Err(format!("{process} cannot run a step now"));
+                }
+                self.tick += 1;
+                self.housekeeping();
+                if self.runnable(i) {
+                    self.run_proc(i);
+                }
+                self.after_step();
+                return Ok(());
+            }
+            _ => {}
+        }
+        self.apply_now(a);
+        self.after_step();
+        Ok(())
+    }
+
+    /// The process actions enabled now (what the page may offer).
+    pub fn enabled(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        for (i, p) in self.procs.iter().enumerate() {
+            let process = p.name.clone();
+            if self.runnable(i) {
+                v.push(Action::Step {
+                    process: process.clone(),
+                });
+            }
+            if p.alive {
+                v.push(Action::Kill {
+                    process: process.clone(),
+                });
+            } else {
+                v.push(Action::Restart {
+                    process: process.clone(),
+                });
+            }
+        }
+        v.push(if self.queue.health == Health::Up {
+            Action::QueueDown { hang: false }
+        } else {
+            Action::QueueUp
+        });
+        if self.queue.count(crate::queue::JobState::Failed) > 0 {
+            v.push(Action::RetryFailedJobs);
+        }
+        if self.queue.health == Health::Up {
+            v.push(Action::RedisFlush);
+        }
+        if let Some(t) = self.last_flush {
+            v.push(Action::UnpublishSince { since_tick: t });
+        }
+        v
+    }
+}
+
+impl<T> Exec<T> {
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Exec<U> {
+        match self {
+            Exec::Done(t) => Exec::Done(f(t)),
+            Exec::Blocked(t) => Exec::Blocked(t),
+            Exec::Err(e) => Exec::Err(e),
+        }
+    }
+}

@@ -34,6 +34,8 @@ use rows::{InboxSlot, PendingRows, RowSet};
 use std::collections::{BTreeSet, VecDeque};
 use tx::{Pool, TxWork};
 
+/// The database: its tables, the open transactions' private work and the indexes kept
+/// for lookups. Statements are methods, spread over this module's files by concern.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Db {
     txs: Vec<TxStatus>,

@@ -316,3 +316,16 @@ pub fn explore(scenario: &Scenario, bounds: &Bounds) -> Report {
     e.run();
     e.report()
 }
+
+/// The case (outbox + inbox, 3 tasks × 2 relays × 1 worker, ≤2 kills) run in
+/// slices of `slice` states, as a page would; returns the number of states. Exported only
+/// with the `wasm-bench` feature, to time the explorer in wasm (examples/explore_wasm.mjs).
+#[cfg(feature = "wasm-bench")]
+#[no_mangle]
+pub extern "C" fn explore_states(slice: u32) -> u64 {
+    let b = Bounds::default();
+    let s = Design::OutboxInbox.scenario(&b);
+    let mut e = Explorer::new(&s, &b);
+    while !e.run_slice(slice.max(1) as usize) {}
+    e.states()
+}

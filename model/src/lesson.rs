@@ -346,6 +346,19 @@ fn killed_at(w: &World, kind: ProcKind, step: Step) -> bool {
         .any(|(p, s, _)| *s == step && w.procs[p.0 as usize].kind == kind)
 }
 
+/// How many different steps the API was killed at.
+fn api_kill_steps(w: &World) -> usize {
+    let mut steps: Vec<Step> = w
+        .kills
+        .iter()
+        .filter(|(p, _, _)| w.procs[p.0 as usize].kind == ProcKind::Api)
+        .map(|(_, s, _)| *s)
+        .collect();
+    steps.sort();
+    steps.dedup();
+    steps.len()
+}
+
 /// Whether the world shows the goal reached.
 pub fn reached(goal: Goal, w: &World) -> bool {
     let c = w.counters();
@@ -364,15 +377,7 @@ pub fn reached(goal: Goal, w: &World) -> bool {
                 && c.lost == 0
         }
         Goal::OutboxKeepsEvents => {
-            let mut steps: Vec<Step> = w
-                .kills
-                .iter()
-                .filter(|(p, _, _)| w.procs[p.0 as usize].kind == ProcKind::Api)
-                .map(|(_, s, _)| *s)
-                .collect();
-            steps.sort();
-            steps.dedup();
-            done && w.cfg.api == ApiMode::Outbox && steps.len() >= 3 && c.lost == 0
+            done && w.cfg.api == ApiMode::Outbox && api_kill_steps(w) >= 3 && c.lost == 0
         }
         Goal::RolledBackTogether => {
             done && w.tasks_total > 0 && c.tasks_in_db == 0 && c.events_in_outbox == 0

@@ -1,0 +1,193 @@
+//! The database's state in canonical form, fed to a hasher: what the explorer merges
+//! states by. Kept apart from the statements because it must list every field of the
+//! state (a field left out here merges states that differ).
+
+use super::{Db, OutboxData, TxStatus};
+use crate::ids::TxId;
+use std::hash::Hasher;
+
+impl Db {
+    /// Feeds the database's state, in a canonical form, to `h`: what the explorer
+    /// (`crate::explore`) merges states by. History and names that only depend on how a
+    /// state was reached are left out or renamed:
+    /// - a transaction is named by `tx_name` (the world names a committed one 0, a
+    ///   rolled-back one 1 and an open one by the process holding it), never by its id;
+    /// - the log sequence numbers, the committed counters' memory pool and the indexes
+    ///   kept for lookups (`unpublished`, `by_event`, `wal_events`) are derived or history;
+    /// - rolled-back rows of `amallar` are left out (nothing reads them or refers to their
+    ///   places; rolled-back task and outbox rows stay, as their ids are taken);
+    /// - the times stored in rows (`yaratilgan_vaqt`, `tarqatilgan_vaqt`,
+    ///   `ishlangan_vaqt`, a key's time, a transaction's `now()`) are fed as ages
+    ///   (`tick - t`) only when `ages` is set: only the cleaner, the operator's un-mark and
+    ///   the stuck/age counters read them, and without those a timestamp's value changes
+    ///   nothing a statement does (whether `tarqatilgan_vaqt` is NULL is always fed).
+    ///
+    /// `open` lists the open transactions in the order of their names (the world passes
+    /// those its processes hold, in process order); any other open one is fed after them.
+    pub fn hash_state<H: std::hash::Hasher>(
+        &self,
+        h: &mut H,
+        tx_name: &dyn Fn(TxId) -> u64,
+        open: &mut dyn Iterator<Item = TxId>,
+        ages: Option<u64>,
+    ) {
+        let mut c = Canon { h, tx_name, ages };
+        self.hash_open_txs(&mut c, open);
+        self.hash_tables(&mut c);
+        self.hash_slots_and_log(&mut c);
+    }
+
+    /// Open transactions, in the order of the names the world gives them.
+    fn hash_open_txs<H: Hasher>(&self, c: &mut Canon<'_, H>, open: &mut dyn Iterator<Item = TxId>) {
+        let tx_name = c.tx_name;
+        let mut fed = 0;
+        let listed = open.filter_map(|t| self.w(t));
+        let rest = self
+            .work
+            .iter()
+            .filter(|w| tx_name(w.tx) > u32::MAX as u64)
+            .map(|w| &**w);
+        for w in listed.chain(rest) {
+            fed += 1;
+            c.h.write_u64(tx_name(w.tx));
+            c.h.write_u8(self.status(w.tx) as u8);
+            std::hash::Hash::hash(&w.role, c.h);
+            std::hash::Hash::hash(&w.session_role, c.h);
+            c.age(w.start_tick);
+            for list in [&w.tasks, &w.outbox_inserted, &w.outbox_locked, &w.keys] {
+                c.h.write_u64(list.len() as u64);
+                for &i in list.iter() {
+                    c.h.write_u32(i);
+                }
+            }
+            // Action rows by content: their places are not referenced by anything.
+            c.h.write_u64(w.actions.len() as u64);
+            for &i in &w.actions {
+                let a = &self.actions[i as usize];
+                c.h.write_u32(a.hodisa.0);
+                c.h.write_u32(a.summa);
+            }
+            for list in [&w.inbox, &w.inbox_deleted] {
+                c.h.write_u64(list.len() as u64);
+                for e in list.iter() {
+                    c.h.write_u32(e.0);
+                }
+            }
+        }
+        c.h.write_u64(fed);
+    }
+
+    /// The task and outbox tables, and the private versions of locked rows.
+    fn hash_tables<H: Hasher>(&self, c: &mut Canon<'_, H>) {
+        c.h.write_u64(self.tasks.len() as u64);
+        for t in &self.tasks {
+            c.h.write_u32(t.egasi_id);
+            c.h.write_u32(t.intent);
+            c.h.write_u64((c.tx_name)(t.xmin));
+        }
+        c.h.write_u64(self.outbox.len() as u64);
+        for r in &self.outbox {
+            c.h.write_u32(r.hodisa.0);
+            c.h.write_u8(r.kind as u8);
+            c.h.write_u32(r.foydalanuvchi_id);
+            c.h.write_u32(r.task_intent);
+            c.h.write_u32(r.summa);
+            c.age(r.yaratilgan_vaqt);
+            c.h.write_u64((c.tx_name)(r.xmin));
+            c.data(&r.data);
+            let lock = c.lock(r.lock);
+            c.h.write_u64(lock);
+        }
+        c.h.write_u64(self.pending.0.len() as u64);
+        for (i, d) in &self.pending.0 {
+            c.h.write_u32(*i);
+            c.data(d);
+        }
+    }
+
+    /// The inbox and key slots, the live action rows, the committed counters, the grants
+    /// and the retained log.
+    fn hash_slots_and_log<H: Hasher>(&self, c: &mut Canon<'_, H>) {
+        for slots in [&self.inbox, &self.keys] {
+            for (i, s) in slots.iter().enumerate() {
+                if s.xmin == 0 {
+                    continue;
+                }
+                c.h.write_u64(i as u64);
+                c.h.write_u64((c.tx_name)(s.xmin));
+                let lock = c.lock(s.xmax);
+                c.h.write_u64(lock);
+                c.age(s.ishlangan_vaqt);
+            }
+            c.h.write_u64(u64::MAX);
+        }
+        // Rolled-back action rows are left out: nothing reads them, and nothing refers to
+        // an action row by its place.
+        for a in &self.actions {
+            if self.status(a.xmin) == TxStatus::Aborted {
+                continue;
+            }
+            c.h.write_u8(1);
+            c.h.write_u32(a.hodisa.0);
+            c.h.write_u32(a.summa);
+            c.h.write_u64((c.tx_name)(a.xmin));
+        }
+        c.h.write_u8(0);
+        for v in [
+            self.committed_tasks,
+            self.committed_events,
+            self.committed_inbox,
+            self.committed_actions,
+            self.balance,
+            self.dead_letters,
+        ] {
+            c.h.write_u64(v);
+        }
+        c.h.write_u8(self.app_can_read_hodisa_id as u8 | (self.wal_retain as u8) << 1);
+        c.h.write_u64(self.wal.len() as u64);
+        for r in &self.wal {
+            c.h.write_u64((c.tx_name)(r.tx));
+            c.h.write_u64(r.events.len() as u64);
+            for e in &r.events {
+                c.h.write_u32(e.0);
+            }
+        }
+    }
+}
+
+/// What every part of the canonical hash needs: the hasher, the transactions' names and
+/// whether times are fed (as ages from this tick).
+struct Canon<'a, H> {
+    h: &'a mut H,
+    tx_name: &'a dyn Fn(TxId) -> u64,
+    ages: Option<u64>,
+}
+
+impl<H: Hasher> Canon<'_, H> {
+    /// A stored time, as its age, only when ages are fed (see [`Db::hash_state`]).
+    fn age(&mut self, t: u64) {
+        if let Some(now) = self.ages {
+            self.h.write_u64(now.saturating_sub(t));
+        }
+    }
+
+    /// A row lock's holder by name (`u64::MAX`: none).
+    fn lock(&self, l: TxId) -> u64 {
+        if l == 0 {
+            u64::MAX
+        } else {
+            (self.tx_name)(l)
+        }
+    }
+
+    /// An outbox row's mutable part; whether `tarqatilgan_vaqt` is NULL is always fed.
+    fn data(&mut self, d: &OutboxData) {
+        self.h.write_u8(d.tarqatilgan_vaqt.is_some() as u8);
+        if let Some(t) = d.tarqatilgan_vaqt {
+            self.age(t);
+        }
+        self.h.write_u32(d.urinishlar);
+        self.h
+            .write_u8(d.deleted as u8 | (d.dead_letter as u8) << 1);
+    }
+}

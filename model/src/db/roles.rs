@@ -1,0 +1,146 @@
+//! Roles and grants: who may do what to which table, worded as PostgreSQL refuses it,
+//! and the app-role probes the lesson runs to show the refusals.
+
+use super::{sqlstate, Cursor, Db, Exec, OutboxChange, SqlError};
+use crate::ids::TxId;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The schema owner; the relay, worker and cleaner connect as it.
+    Owner,
+    /// `vazifalar_ilova`: INSERT on `vazifalar` and `outbox`, nothing else on the outbox.
+    App,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Table {
+    Vazifalar,
+    Outbox,
+    Inbox,
+    Amallar,
+    /// `sorov_kalitlari`: the API's idempotency keys (one per client request).
+    SorovKalitlari,
+}
+
+impl Table {
+    /// PostgreSQL's words for a refused privilege on this table.
+    pub fn permission_denied(self) -> &'static str {
+        match self {
+            Table::Vazifalar => "permission denied for table vazifalar",
+            Table::Outbox => "permission denied for table outbox",
+            Table::Inbox => "permission denied for table inbox",
+            Table::Amallar => "permission denied for table amallar",
+            Table::SorovKalitlari => "permission denied for table sorov_kalitlari",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::Vazifalar => "vazifalar",
+            Table::Outbox => "outbox",
+            Table::Inbox => "inbox",
+            Table::Amallar => "amallar",
+            Table::SorovKalitlari => "sorov_kalitlari",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Privilege {
+    Select,
+    Insert,
+    Update,
+    Delete,
+}
+
+impl Db {
+    /// `SET LOCAL ROLE`: lasts until the transaction ends.
+    pub fn set_local_role(&mut self, tx: TxId, role: Role) -> Exec<()> {
+        if let Err(e) = self.usable(tx) {
+            return Exec::Err(e);
+        }
+        if let Some(w) = self.wm(tx) {
+            w.role = Some(role);
+        }
+        Exec::Done(())
+    }
+
+    pub(super) fn role(&self, tx: TxId) -> Role {
+        let w = self.w(tx).expect("open tx");
+        w.role.or(w.session_role).unwrap_or(Role::Owner)
+    }
+
+    /// Checks a privilege the way PostgreSQL words the refusal.
+    pub fn check(&self, tx: TxId, table: Table, p: Privilege) -> Result<(), SqlError> {
+        let allowed = match self.role(tx) {
+            Role::Owner => true,
+            Role::App => matches!(
+                (table, p),
+                (Table::Vazifalar, Privilege::Insert)
+                    | (Table::Outbox, Privilege::Insert)
+                    | (Table::SorovKalitlari, Privilege::Insert)
+            ),
+        };
+        if allowed {
+            Ok(())
+        } else {
+            Err(SqlError::new(
+                sqlstate::INSUFFICIENT_PRIVILEGE,
+                table.permission_denied(),
+            ))
+        }
+    }
+
+    /// The probes of the app-role check.
+    pub fn probe(&mut self, tx: TxId, table: Table, p: Privilege) -> Exec<u64> {
+        if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, table, p)) {
+            return self.fail(tx, e);
+        }
+        match (table, p) {
+            (Table::Outbox, Privilege::Select) => Exec::Done(self.count_outbox_visible(tx)),
+            (Table::Vazifalar, Privilege::Select) => Exec::Done(self.count_tasks_visible(tx)),
+            (Table::Outbox, Privilege::Update | Privilege::Delete) => {
+                let rows: Vec<u32> = (0..self.outbox.len() as u32)
+                    .filter(|&i| {
+                        let r = &self.outbox[i as usize];
+                        self.committed(r.xmin) || r.xmin == tx
+                    })
+                    .collect();
+                let change = if p == Privilege::Delete {
+                    OutboxChange::Delete
+                } else {
+                    OutboxChange::SetPublished
+                };
+                self.update_outbox(tx, &rows, change, &mut Cursor::default())
+            }
+            _ => Exec::Done(0),
+        }
+    }
+
+    fn count_outbox_visible(&self, tx: TxId) -> u64 {
+        self.outbox
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| {
+                let mine = r.lock == tx;
+                let d = if mine {
+                    self.pending.get(&(*i as u32)).copied().unwrap_or(r.data)
+                } else {
+                    r.data
+                };
+                (self.committed(r.xmin) || r.xmin == tx) && !d.deleted
+            })
+            .count() as u64
+    }
+
+    fn count_tasks_visible(&self, tx: TxId) -> u64 {
+        self.tasks
+            .iter()
+            .filter(|t| self.committed(t.xmin) || t.xmin == tx)
+            .count() as u64
+    }
+}

@@ -1,0 +1,177 @@
+//! The tables' rows (tasks, outbox, inbox and key slots, actions, the commit log) and the
+//! compact structures the database keeps them in: the private versions of locked rows and
+//! the partial index of unpublished rows as a bitmap.
+
+use crate::ids::{EventId, EventKind, TxId};
+use serde::Serialize;
+
+/// A task row (`vazifalar`); its id is its index + 1.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct TaskRow {
+    pub egasi_id: u32,
+    /// Which client request made it (the lesson's loop index `i`).
+    pub intent: u32,
+    pub xmin: TxId,
+}
+
+/// The mutable part of an outbox row: what an UPDATE or DELETE changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OutboxData {
+    pub tarqatilgan_vaqt: Option<u64>,
+    pub urinishlar: u32,
+    pub deleted: bool,
+    /// Deleted by the dead-letter move: the row now lives in `outbox_olik`.
+    pub dead_letter: bool,
+}
+
+/// An outbox row. `data` is the newest committed version; the lock holder's private
+/// version lives in `Db::pending` until it commits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OutboxRow {
+    pub hodisa: EventId,
+    pub kind: EventKind,
+    pub foydalanuvchi_id: u32,
+    /// `malumot`: the task's index and an amount, the payload the worker acts on.
+    pub task_intent: u32,
+    pub summa: u32,
+    pub yaratilgan_vaqt: u64,
+    pub xmin: TxId,
+    pub data: OutboxData,
+    /// The transaction holding the row lock (0: none).
+    pub(super) lock: TxId,
+}
+
+impl OutboxRow {
+    /// The identity value (rows are stored by id).
+    pub fn id(&self, idx: u32) -> u64 {
+        idx as u64 + 1
+    }
+    pub fn lock(&self) -> Option<TxId> {
+        (self.lock != 0).then_some(self.lock)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub(super) struct InboxSlot {
+    /// 0 when the slot is empty.
+    pub(super) xmin: TxId,
+    /// A transaction that deleted the row and has not ended yet (0: none).
+    pub(super) xmax: TxId,
+    pub(super) ishlangan_vaqt: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ActionRow {
+    pub hodisa: EventId,
+    pub summa: u32,
+    pub xmin: TxId,
+}
+
+/// One committed transaction's outbox inserts, in commit order (what logical decoding
+/// hands a CDC connector).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct WalRecord {
+    pub lsn: u64,
+    pub tx: TxId,
+    pub events: Vec<EventId>,
+}
+
+/// Private versions of locked rows: (outbox index, data), sorted by index. Only rows a
+/// transaction holds locked and has changed are here (a handful: one poll's rows).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(super) struct PendingRows(pub(super) Vec<(u32, OutboxData)>);
+
+impl PendingRows {
+    pub(super) fn get(&self, i: &u32) -> Option<&OutboxData> {
+        let v = &self.0;
+        v.binary_search_by_key(i, |e| e.0).ok().map(|k| &v[k].1)
+    }
+    pub(super) fn insert(&mut self, i: u32, d: OutboxData) {
+        match self.0.binary_search_by_key(&i, |e| e.0) {
+            Ok(k) => self.0[k].1 = d,
+            Err(k) => self.0.insert(k, (i, d)),
+        }
+    }
+    pub(super) fn keys(&self) -> impl Iterator<Item = &u32> {
+        self.0.iter().map(|e| &e.0)
+    }
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A set of outbox indexes as a bitmap (bit `i` of word `i / 64`), with a summary word
+/// per 64 words so that iterating a sparse set skips empty words: the partial index's
+/// inserts and deletes are a few instructions, and it iterates in id order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(super) struct RowSet {
+    words: Vec<u64>,
+    /// Bit `k` of `summary[j]`: word `64 j + k` is not empty.
+    summary: Vec<u64>,
+    len: usize,
+}
+
+/// The set bits of a word, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+impl RowSet {
+    pub(super) fn insert(&mut self, i: u32) -> bool {
+        let (w, b) = (i as usize / 64, 1u64 << (i % 64));
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+            self.summary.resize(w / 64 + 1, 0);
+        }
+        if self.words[w] & b != 0 {
+            return false;
+        }
+        self.words[w] |= b;
+        self.summary[w / 64] |= 1 << (w % 64);
+        self.len += 1;
+        true
+    }
+    pub(super) fn remove(&mut self, i: &u32) -> bool {
+        let (w, b) = (*i as usize / 64, 1u64 << (i % 64));
+        match self.words.get_mut(w) {
+            Some(x) if *x & b != 0 => {
+                *x &= !b;
+                if *x == 0 {
+                    self.summary[w / 64] &= !(1 << (w % 64));
+                }
+                self.len -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+    pub(super) fn contains(&self, i: &u32) -> bool {
+        self.words
+            .get(*i as usize / 64)
+            .is_some_and(|x| x & (1 << (i % 64)) != 0)
+    }
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+    /// In increasing order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let words = &self.words;
+        self.summary.iter().enumerate().flat_map(move |(j, &s)| {
+            Bits(s).flat_map(move |k| {
+                let w = j * 64 + k;
+                Bits(words[w]).map(move |b| (w * 64 + b) as u32)
+            })
+        })
+    }
+}

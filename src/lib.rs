@@ -15,9 +15,9 @@ pub mod run;
 use leptos::either::Either;
 use leptos::prelude::*;
 
+use crate::browser::url::url_param;
 use crate::header::Header;
 use crate::i18n::{provide_i18n, Lang};
-use crate::lesson::presenter::url_param;
 use crate::lesson::speaker_notes::SpeakerNotes;
 use crate::playground::Playground;
 

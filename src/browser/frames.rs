@@ -1,5 +1,6 @@
-//! Long model work run in slices, so the page keeps drawing while it works: a job gets a
-//! few milliseconds at a time and says whether it has more to do. A job stops when its
+//! Frame slicing (this was `jobs.rs`: "job" means a queue job in this domain). Long model
+//! work run in slices, so the page keeps drawing while it works: the work gets a
+//! few milliseconds at a time and says whether it has more to do. It stops when its
 //! owner goes (`on_cleanup`).
 //!
 //! - [`run_in_frames`]: one slice per animation frame, for work that is also an animation
@@ -8,12 +9,14 @@
 //!   explorer). The browser draws between two tasks when a frame is due, so the work gets
 //!   what drawing leaves, instead of a fixed share of each frame.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+use crate::browser::raf::request_frames;
 
 /// Milliseconds of model work per frame (a 60 Hz frame is 16.7 ms: the rest draws).
 pub const SLICE_MS: f64 = 10.0;
@@ -25,7 +28,7 @@ pub fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// A flag that turns false when the component that made it is cleaned up: jobs it
+/// A flag that turns false when the component that made it is cleaned up: work it
 /// started stop at their next frame.
 pub fn owner_alive() -> Rc<Cell<bool>> {
     let alive = Rc::new(Cell::new(true));
@@ -53,7 +56,7 @@ pub fn run_in_tasks(owner: Rc<Cell<bool>>, work: impl FnMut(f64) -> bool + 'stat
     };
     let (inbox, outbox) = (channel.port1(), channel.port2());
     let port = inbox.clone();
-    // The job is dropped (with what it holds) as soon as it is done or its owner goes; the
+    // The work is dropped (with what it holds) as soon as it is done or its owner goes; the
     // small closure that called it stays behind, unregistered from the closed port.
     let mut job = Some(work);
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| {
@@ -72,24 +75,7 @@ pub fn run_in_tasks(owner: Rc<Cell<bool>>, work: impl FnMut(f64) -> bool + 'stat
 }
 
 /// Calls `work(deadline_ms)` once per animation frame until it returns false or `owner`
-/// turns false.
-pub fn run_in_frames(owner: Rc<Cell<bool>>, work: impl FnMut(f64) -> bool + 'static) {
-    type Frame = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
-    let frame: Frame = Rc::new(RefCell::new(None));
-    let frame2 = frame.clone();
-    // As in `run_in_tasks`: the job goes when it is done or its owner goes; the closure,
-    // which holds itself to ask for the next frame, stays behind, empty.
-    let mut job = Some(work);
-    *frame.borrow_mut() = Some(Closure::new(move |_ts: f64| {
-        let more = owner.get() && job.as_mut().is_some_and(|work| work(now_ms() + SLICE_MS));
-        if !more {
-            job = None;
-        } else if let (Some(w), Some(cb)) = (web_sys::window(), frame2.borrow().as_ref()) {
-            let _ = w.request_animation_frame(cb.as_ref().unchecked_ref());
-        }
-    }));
-    let first = frame.borrow();
-    if let (Some(w), Some(cb)) = (web_sys::window(), first.as_ref()) {
-        let _ = w.request_animation_frame(cb.as_ref().unchecked_ref());
-    }
+/// turns false; the work is dropped then (see [`crate::browser::raf`]).
+pub fn run_in_frames(owner: Rc<Cell<bool>>, mut work: impl FnMut(f64) -> bool + 'static) {
+    request_frames(move |_ts| owner.get() && work(now_ms() + SLICE_MS));
 }

@@ -102,23 +102,6 @@ fn save_progress(p: &Progress) {
     }
 }
 
-/// `text` as a `data:` URL (the progress export's link).
-pub fn data_url(text: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut out = String::with_capacity(40 + text.len() * 2);
-    out.push_str("data:application/json;charset=utf-8,");
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push('%');
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
-        }
-    }
-    out
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Path,

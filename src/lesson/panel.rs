@@ -6,8 +6,9 @@ use leptos::either::EitherOf3;
 use leptos::prelude::*;
 use outbox_model::lesson::STEPS;
 
+use crate::browser::url::data_url;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::lesson::ctl::{data_url, use_lesson, Tab};
+use crate::lesson::ctl::{use_lesson, Tab};
 use crate::lesson::exercises::Exercises;
 use crate::lesson::guided_step::GuidedStep;
 use crate::lesson::quiz::Quiz;

@@ -5,9 +5,9 @@
 use leptos::ev;
 use leptos::prelude::*;
 use outbox_model::lesson::Outcome;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
+use crate::browser::broadcast::{use_broadcast, Broadcast};
+use crate::browser::keys::page_key_target;
 use crate::i18n::{I18n, Lang};
 use crate::lesson::ctl::LessonCtl;
 
@@ -24,27 +24,6 @@ pub fn message(step: usize, lang: Lang) -> String {
 pub fn parse(msg: &str) -> Option<(usize, Lang)> {
     let (step, lang) = msg.split_once(' ')?;
     Some((step.parse().ok()?, Lang::from_code(lang)?))
-}
-
-/// Whether the page address asks for something (`?present`, `?notes`, `?lang=en`).
-pub fn url_param(name: &str) -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get(name)
-}
-
-/// The tag of the element a key went to, when the key is one for the page: no modifier,
-/// and not typed into a field. None otherwise.
-pub fn page_key_target(e: &web_sys::KeyboardEvent) -> Option<String> {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() {
-        return None;
-    }
-    let tag = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| el.tag_name())
-        .unwrap_or_default();
-    (!matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA")).then_some(tag)
 }
 
 /// The keys of the lesson: PgDn/PgUp always, the guess and reveal keys while a guess is
@@ -78,31 +57,15 @@ pub fn keys(lesson: LessonCtl) {
 /// Posts the step and the language whenever either changes, and again when a notes
 /// window says hello.
 pub fn broadcast(lesson: LessonCtl, i18n: I18n) {
-    let Ok(channel) = web_sys::BroadcastChannel::new(CHANNEL) else {
-        return;
-    };
-    let post = {
-        let channel = channel.clone();
-        move |step: usize, lang: Lang| {
-            let _ = channel.post_message(&JsValue::from_str(&message(step, lang)));
+    let on_message = move |channel: &Broadcast, text: String| {
+        if text == "hello" {
+            channel.post(&message(lesson.step.get_untracked(), i18n.lang_untracked()));
         }
     };
-    let post2 = post.clone();
-    Effect::new(move |_| post(lesson.step.get(), i18n.lang()));
-    let on_message =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |m: web_sys::MessageEvent| {
-            if m.data().as_string().as_deref() == Some("hello") {
-                post2(lesson.step.get_untracked(), i18n.lang_untracked());
-            }
-        });
-    channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    let parts = StoredValue::new_local((channel, on_message));
-    on_cleanup(move || {
-        parts.with_value(|(channel, _)| {
-            channel.set_onmessage(None);
-            channel.close();
-        })
-    });
+    let Some(channel) = use_broadcast(CHANNEL, on_message) else {
+        return;
+    };
+    Effect::new(move |_| channel.post(&message(lesson.step.get(), i18n.lang())));
 }
 
 #[cfg(test)]

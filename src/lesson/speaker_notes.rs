@@ -4,9 +4,8 @@
 
 use leptos::prelude::*;
 use outbox_model::lesson::STEPS;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
+use crate::browser::broadcast::{use_broadcast, Broadcast};
 use crate::i18n::lesson_words::step_words;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::outcome_key;
@@ -16,25 +15,16 @@ use crate::lesson::presenter::{parse, CHANNEL};
 pub fn SpeakerNotes() -> impl IntoView {
     let i18n = use_i18n();
     let step = RwSignal::new(None::<usize>);
-    if let Ok(channel) = web_sys::BroadcastChannel::new(CHANNEL) {
-        let on_message =
-            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |m: web_sys::MessageEvent| {
-                if let Some((s, lang)) = m.data().as_string().as_deref().and_then(parse) {
-                    if s < STEPS.len() {
-                        step.set(Some(s));
-                        i18n.set_lang(lang);
-                    }
-                }
-            });
-        channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        let _ = channel.post_message(&JsValue::from_str("hello"));
-        let parts = StoredValue::new_local((channel, on_message));
-        on_cleanup(move || {
-            parts.with_value(|(channel, _)| {
-                channel.set_onmessage(None);
-                channel.close();
-            })
-        });
+    let on_message = move |_: &Broadcast, text: String| {
+        if let Some((s, lang)) = parse(&text) {
+            if s < STEPS.len() {
+                step.set(Some(s));
+                i18n.set_lang(lang);
+            }
+        }
+    };
+    if let Some(channel) = use_broadcast(CHANNEL, on_message) {
+        channel.post("hello");
     }
     view! {
         <main class="notes" data-testid="speaker-notes">

@@ -8,9 +8,9 @@ use outbox_model::view::{self, Trouble};
 use outbox_model::world::{LogEntry, Note};
 use outbox_model::{EventId, Step, World};
 
+use crate::browser::url::data_url;
 use crate::i18n::words::{proc_name, step_name};
 use crate::i18n::{t, tr, use_i18n, Key, Lang};
-use crate::lesson::ctl::data_url;
 use crate::playground::ctl::{use_ctl, SPEEDS};
 
 /// Rows drawn at most (the newest ones).

@@ -7,8 +7,8 @@ use outbox_model::explore::{to_rust_test, Trace};
 use outbox_model::{Action, Scenario};
 use wasm_bindgen::JsCast;
 
+use crate::browser::url::data_url;
 use crate::i18n::{tr, Key};
-use crate::lesson::ctl::data_url;
 use crate::playground::ctl::{use_ctl, Notice};
 use crate::run::sim::{Input, Run, Sim};
 

@@ -46,7 +46,7 @@ use crate::playground::settings::restore_settings;
 use crate::playground::sql_panel::SqlPanel;
 use crate::playground::startup::startup;
 use crate::playground::warm_up::warm_up;
-use crate::proof::Proof;
+use crate::proof::page::Proof;
 
 #[component]
 pub fn Playground() -> impl IntoView {

@@ -11,7 +11,7 @@ use outbox_model::{Counters, Scenario, Step, World};
 
 use crate::browser::frames::{now_ms, owner_alive, run_in_frames};
 use crate::i18n::{tr, use_i18n, Key};
-use crate::proof::design_key;
+use crate::proof::design::design_key;
 
 /// Steps per design per frame.
 const BEAT: usize = 8;

@@ -14,7 +14,8 @@ pub struct StepWords {
     pub notes: Key,
 }
 
-/// The texts of the step with this id.
+/// The texts of the step with this id. A table (one entry a step): longer than 70 lines
+/// on purpose.
 pub fn step_words(id: &str) -> Option<StepWords> {
     Some(match id {
         "lose-dual" => StepWords {

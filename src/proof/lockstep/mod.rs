@@ -1,7 +1,7 @@
 //! Lockstep: the same seed and the same kills run through two or three designs side by
 //! side, one scheduler step each per beat, with counters that visibly part ways.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -10,17 +10,21 @@ use outbox_model::scenario::{Fault, When};
 use outbox_model::{Counters, Scenario, Step, World};
 
 use crate::browser::frames::{now_ms, owner_alive, run_in_frames};
-use crate::i18n::{tr, use_i18n, Key};
-use crate::proof::design::design_key;
+use crate::i18n::{tr, Key};
+use crate::proof::lockstep::design_toggles::DesignToggles;
+use crate::proof::lockstep::table::LockstepTable;
+
+pub mod design_toggles;
+pub mod table;
 
 /// Steps per design per frame.
 const BEAT: usize = 8;
 
 /// A compared counter: its JSON name, its label, how to read it.
-type Row = (&'static str, Key, fn(&Counters) -> u64);
+pub type Row = (&'static str, Key, fn(&Counters) -> u64);
 
 /// The counters compared.
-const ROWS: [Row; 6] = [
+pub const ROWS: [Row; 6] = [
     ("tasks_in_db", Key::LsTasks, |c| c.tasks_in_db),
     ("queue_jobs", Key::LsJobs, |c| c.queue_jobs),
     ("effects", Key::LsEffects, |c| c.effects),
@@ -77,7 +81,6 @@ pub fn scenario(d: Design, tasks: u32, seed: u64, kill_api: bool, kill_worker: b
 
 #[component]
 pub fn Lockstep() -> impl IntoView {
-    let i18n = use_i18n();
     let owner = owner_alive();
     let chosen = RwSignal::new(vec![
         Design::DualWriteDbFirst,
@@ -90,113 +93,19 @@ pub fn Lockstep() -> impl IntoView {
     let kill_worker = RwSignal::new(true);
     let counters = RwSignal::new(Vec::<(Design, Counters, bool)>::new());
     let running = RwSignal::new(false);
-    let start = move |_| {
-        if running.get_untracked() {
-            return;
-        }
-        let designs = chosen.get_untracked();
-        if designs.is_empty() {
-            return;
-        }
-        running.set(true);
-        let worlds: Rc<RefCell<Vec<(Design, World)>>> = Rc::new(RefCell::new(
-            designs
-                .iter()
-                .map(|d| {
-                    let s = scenario(
-                        *d,
-                        tasks.get_untracked(),
-                        seed.get_untracked(),
-                        kill_api.get_untracked(),
-                        kill_worker.get_untracked(),
-                    );
-                    (*d, World::new(&s))
-                })
-                .collect(),
-        ));
-        run_in_frames(owner.clone(), move |deadline| {
-            let mut ws = worlds.borrow_mut();
-            let mut busy = true;
-            for _ in 0..BEAT {
-                busy = false;
-                for (_, w) in ws.iter_mut() {
-                    if !w.settled() && w.step() {
-                        busy = true;
-                    }
-                }
-                if !busy || now_ms() > deadline {
-                    break;
-                }
-            }
-            counters.set(
-                ws.iter()
-                    .map(|(d, w)| (*d, w.counters(), w.settled()))
-                    .collect(),
-            );
-            if !busy {
-                running.set(false);
-            }
-            busy
-        });
+    let form = Form {
+        chosen,
+        tasks,
+        seed,
+        kill_api,
+        kill_worker,
     };
-    let toggles = Design::all()
-        .into_iter()
-        .map(|d| {
-            view! {
-                <label class="lockstep__choice">
-                    <input
-                        type="checkbox"
-                        data-testid=format!("ls-design-{}", d.name())
-                        prop:checked=move || chosen.with(|c| c.contains(&d))
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            chosen.update(|c| {
-                                c.retain(|x| *x != d);
-                                if on && c.len() < 3 {
-                                    c.push(d);
-                                    c.sort();
-                                }
-                            });
-                        }
-                    />
-                    {move || i18n.t(design_key(d))}
-                </label>
-            }
-        })
-        .collect_view();
-    let table = move || {
-        let cs = counters.get();
-        (!cs.is_empty()).then(|| {
-            let head = cs.iter().map(|(d, _, settled)| {
-                let (d, settled) = (*d, *settled);
-                view! { <th scope="col">{move || i18n.t(design_key(d))}{if settled { " ✓" } else { "" }}</th> }
-            }).collect_view();
-            let body = ROWS.iter().map(|(name, key, get)| {
-                let first = get(&cs[0].1);
-                let cells = cs.iter().map(|(d, c, _)| {
-                    let v = get(c);
-                    let differs = v != first;
-                    let bad = v > 0 && matches!(*name, "lost" | "duplicate_effects" | "phantoms");
-                    view! {
-                        <td class:lockstep__differs=differs class:lockstep__bad=bad data-testid=format!("ls-{}-{}", d.name(), name)>{v}</td>
-                    }
-                }).collect_view();
-                let key = *key;
-                view! { <tr><th scope="row">{move || i18n.t(key)}</th>{cells}</tr> }
-            }).collect_view();
-            view! {
-                <table class="lockstep__table" data-testid="lockstep-table">
-                    <thead><tr><th></th>{head}</tr></thead>
-                    <tbody>{body}</tbody>
-                </table>
-            }
-        })
-    };
+    let start = move |_| run_lockstep(owner.clone(), form, counters, running);
     view! {
         <div class="lockstep" data-testid="lockstep">
             <h3 class="proof__subheading">{tr(Key::LsHeading)}</h3>
             <p>{tr(Key::LsIntro)}</p>
-            <div class="lockstep__choices">{toggles}</div>
+            <DesignToggles chosen/>
             <div class="lockstep__choices">
                 <label>{tr(Key::TasksLabel)}
                     <input type="number" min="1" max="1000" data-testid="ls-tasks" prop:value=move || tasks.get().to_string()
@@ -212,9 +121,82 @@ pub fn Lockstep() -> impl IntoView {
                     on:change=move |ev| kill_worker.set(event_target_checked(&ev)) />{tr(Key::LsKillWorker)}</label>
                 <button type="button" data-testid="ls-run" disabled=move || running.get() on:click=start>{tr(Key::LsRun)}</button>
             </div>
-            {table}
+            <LockstepTable counters/>
         </div>
     }
+}
+
+/// The run's settings, as the form holds them.
+#[derive(Clone, Copy)]
+struct Form {
+    chosen: RwSignal<Vec<Design>>,
+    tasks: RwSignal<u32>,
+    seed: RwSignal<u64>,
+    kill_api: RwSignal<bool>,
+    kill_worker: RwSignal<bool>,
+}
+
+/// Builds a world per chosen design and steps them together, a beat per frame.
+fn run_lockstep(
+    owner: Rc<Cell<bool>>,
+    form: Form,
+    counters: RwSignal<Vec<(Design, Counters, bool)>>,
+    running: RwSignal<bool>,
+) {
+    if running.get_untracked() {
+        return;
+    }
+    let designs = form.chosen.get_untracked();
+    if designs.is_empty() {
+        return;
+    }
+    running.set(true);
+    let worlds: Rc<RefCell<Vec<(Design, World)>>> = Rc::new(RefCell::new(
+        designs
+            .iter()
+            .map(|d| {
+                let s = scenario(
+                    *d,
+                    form.tasks.get_untracked(),
+                    form.seed.get_untracked(),
+                    form.kill_api.get_untracked(),
+                    form.kill_worker.get_untracked(),
+                );
+                (*d, World::new(&s))
+            })
+            .collect(),
+    ));
+    run_in_frames(owner, move |deadline| {
+        let mut ws = worlds.borrow_mut();
+        let busy = beat(&mut ws, deadline);
+        counters.set(
+            ws.iter()
+                .map(|(d, w)| (*d, w.counters(), w.settled()))
+                .collect(),
+        );
+        if !busy {
+            running.set(false);
+        }
+        busy
+    });
+}
+
+/// Up to [`BEAT`] steps of every world not yet settled (until `deadline`); returns whether
+/// any of them moved.
+fn beat(ws: &mut [(Design, World)], deadline: f64) -> bool {
+    let mut busy = true;
+    for _ in 0..BEAT {
+        busy = false;
+        for (_, w) in ws.iter_mut() {
+            if !w.settled() && w.step() {
+                busy = true;
+            }
+        }
+        if !busy || now_ms() > deadline {
+            break;
+        }
+    }
+    busy
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::lesson::ctl::use_lesson;
 pub fn StepVariants() -> impl IntoView {
     let lesson = use_lesson();
     let i18n = use_i18n();
-    let variants = move || {
+    move || {
         let st = &STEPS[lesson.step.get()];
         (!st.variants.is_empty()).then(|| {
             view! {
@@ -28,6 +28,5 @@ pub fn StepVariants() -> impl IntoView {
                 </div>
             }
         })
-    };
-    variants
+    }
 }

@@ -12,7 +12,7 @@ use crate::lesson::quiz::answer;
 #[component]
 pub fn WhyQuestion() -> impl IntoView {
     let lesson = use_lesson();
-    let why = move || {
+    move || {
         (STEPS[lesson.step.get()].goal == Goal::PublishOutsideLoses).then(|| {
             let chosen = Signal::derive(move || lesson.progress.with(|p| p.why));
             let choose = move |i: usize| lesson.progress.update(|p| p.why = Some(i));
@@ -23,6 +23,5 @@ pub fn WhyQuestion() -> impl IntoView {
                 </div>
             }
         })
-    };
-    why
+    }
 }

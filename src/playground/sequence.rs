@@ -65,9 +65,6 @@ fn esc(s: &str) -> String {
 pub fn svg(lang: Lang, w: &World) -> String {
     let names: Vec<String> = w.procs.iter().map(|p| p.name.clone()).collect();
     let lanes = names.len() + 2;
-    let db_lane = names.len();
-    let q_lane = names.len() + 1;
-    let lane_of = |name: &str| names.iter().position(|n| n == name);
     let entries: Vec<&LogEntry> = {
         let skip = w.log.len().saturating_sub(MAX_ROWS);
         w.log
@@ -86,7 +83,6 @@ pub fn svg(lang: Lang, w: &World) -> String {
         .collect();
     let width = lanes * LANE_W;
     let height = TOP + (entries.len() + 1 + bad.len()) * ROW_H;
-    let x = |lane: usize| lane * LANE_W + LANE_W / 2;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\" aria-label=\"{}\">",
         esc(t(lang, Key::SeqHeading))
@@ -95,66 +91,90 @@ pub fn svg(lang: Lang, w: &World) -> String {
     out.push_str(&format!(
         "<rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>"
     ));
+    push_heads(&mut out, lang, &names, height);
+    for (row, e) in entries.iter().enumerate() {
+        push_entry(&mut out, lang, w, &names, row, e);
+    }
+    push_bad(&mut out, lang, &bad, entries.len());
+    out.push_str("</svg>");
+    out
+}
+
+/// The x of a lane's line: the processes' lanes, then PostgreSQL's, then the queue's.
+fn lane_x(lane: usize) -> usize {
+    lane * LANE_W + LANE_W / 2
+}
+
+/// Each lane's heading and dashed line.
+fn push_heads(out: &mut String, lang: Lang, names: &[String], height: usize) {
     let mut heads: Vec<String> = names.iter().map(|n| proc_name(lang, n)).collect();
     heads.push(t(lang, Key::SeqPostgres).to_string());
     heads.push(t(lang, Key::SeqQueue).to_string());
     for (i, h) in heads.iter().enumerate() {
         out.push_str(&format!(
             "<text class=\"hd\" x=\"{}\" y=\"20\" text-anchor=\"middle\">{}</text><line class=\"lane\" x1=\"{0}\" y1=\"28\" x2=\"{0}\" y2=\"{height}\"/>",
-            x(i),
+            lane_x(i),
             esc(h)
         ));
     }
-    for (row, e) in entries.iter().enumerate() {
-        let y = TOP + row * ROW_H + ROW_H / 2;
-        let Some(p) = e.proc else { continue };
-        let from = p.0 as usize;
-        let step = e.step.unwrap_or(Step::Begin);
-        let label = e.step.map(|s| step_name(lang, s)).unwrap_or_default();
-        if matches!(e.note, Note::Killed) {
-            let cx = x(from);
-            out.push_str(&format!(
-                "<path class=\"kill\" d=\"M{} {} l12 12 M{} {} l-12 12\"/><text x=\"{}\" y=\"{}\" class=\"lost\" stroke=\"none\">✕ {}</text>",
-                cx - 6, y - 6, cx + 6, y - 6, cx + 10, y + 4, esc(&format!("{} {label}", t(lang, Key::SeqKilled)))
-            ));
-            continue;
-        }
-        let to = match target(step) {
-            Target::Db => db_lane,
-            Target::Queue => q_lane,
-            Target::Api => lane_of("api").unwrap_or(from),
-            Target::Client => lane_of("client").unwrap_or(from),
-            Target::Own => from,
-        };
-        let event = note_event(&e.note);
-        let class = event.and_then(|ev| event_class(w, ev)).unwrap_or("a");
-        let text = match event {
-            Some(ev) => format!("{label} h-{}", ev.0),
-            None => label,
-        };
-        let (x1, x2) = (x(from), x(to));
-        if x1 == x2 {
-            out.push_str(&format!(
-                "<circle cx=\"{x1}\" cy=\"{y}\" r=\"3\" class=\"{class}\"/>"
-            ));
-        } else {
-            let dir: i64 = if x2 > x1 { -1 } else { 1 };
-            let tip = x2 as i64;
-            out.push_str(&format!(
-                "<line class=\"a {class}\" x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\"/><path class=\"{class}\" d=\"M{tip} {y} l{} -4 v8 z\"/>",
-                dir * 7
-            ));
-        }
-        let tx = (x1 + x2) / 2;
+}
+
+/// One log entry's row: a cross for a kill, else an arrow (or a dot, for a step on its
+/// own lane) with the step's name, coloured when its event went wrong.
+fn push_entry(out: &mut String, lang: Lang, w: &World, names: &[String], row: usize, e: &LogEntry) {
+    let y = TOP + row * ROW_H + ROW_H / 2;
+    let Some(p) = e.proc else { return };
+    let from = p.0 as usize;
+    let step = e.step.unwrap_or(Step::Begin);
+    let label = e.step.map(|s| step_name(lang, s)).unwrap_or_default();
+    if matches!(e.note, Note::Killed) {
+        let cx = lane_x(from);
         out.push_str(&format!(
-            "<text x=\"{tx}\" y=\"{}\" text-anchor=\"middle\" class=\"{}\" stroke=\"none\">{}</text>",
-            y - 3,
-            if class == "a" { "" } else { class },
-            esc(&text)
+            "<path class=\"kill\" d=\"M{} {} l12 12 M{} {} l-12 12\"/><text x=\"{}\" y=\"{}\" class=\"lost\" stroke=\"none\">✕ {}</text>",
+            cx - 6, y - 6, cx + 6, y - 6, cx + 10, y + 4, esc(&format!("{} {label}", t(lang, Key::SeqKilled)))
+        ));
+        return;
+    }
+    let lane_of = |name: &str| names.iter().position(|n| n == name);
+    let to = match target(step) {
+        Target::Db => names.len(),
+        Target::Queue => names.len() + 1,
+        Target::Api => lane_of("api").unwrap_or(from),
+        Target::Client => lane_of("client").unwrap_or(from),
+        Target::Own => from,
+    };
+    let event = note_event(&e.note);
+    let class = event.and_then(|ev| event_class(w, ev)).unwrap_or("a");
+    let text = match event {
+        Some(ev) => format!("{label} h-{}", ev.0),
+        None => label,
+    };
+    let (x1, x2) = (lane_x(from), lane_x(to));
+    if x1 == x2 {
+        out.push_str(&format!(
+            "<circle cx=\"{x1}\" cy=\"{y}\" r=\"3\" class=\"{class}\"/>"
+        ));
+    } else {
+        let dir: i64 = if x2 > x1 { -1 } else { 1 };
+        let tip = x2 as i64;
+        out.push_str(&format!(
+            "<line class=\"a {class}\" x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\"/><path class=\"{class}\" d=\"M{tip} {y} l{} -4 v8 z\"/>",
+            dir * 7
         ));
     }
+    let tx = (x1 + x2) / 2;
+    out.push_str(&format!(
+        "<text x=\"{tx}\" y=\"{}\" text-anchor=\"middle\" class=\"{}\" stroke=\"none\">{}</text>",
+        y - 3,
+        if class == "a" { "" } else { class },
+        esc(&text)
+    ));
+}
+
+/// The events that went wrong, one line each under the rows.
+fn push_bad(out: &mut String, lang: Lang, bad: &[(EventId, &'static str)], rows: usize) {
     for (i, (e, class)) in bad.iter().enumerate() {
-        let y = TOP + (entries.len() + 1 + i) * ROW_H;
+        let y = TOP + (rows + 1 + i) * ROW_H;
         let key = match *class {
             "lost" => Key::SeqLost,
             "phantom" => Key::SeqPhantom,
@@ -167,8 +187,6 @@ pub fn svg(lang: Lang, w: &World) -> String {
             esc(t(lang, key))
         ));
     }
-    out.push_str("</svg>");
-    out
 }
 
 #[component]

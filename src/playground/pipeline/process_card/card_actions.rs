@@ -28,24 +28,7 @@ pub fn CardActions(name: String, rule: RwSignal<Rule>) -> impl IntoView {
     let (n_step, n_kill, n_restart) = (name.clone(), name.clone(), name.clone());
     view! {
         <div class="proc__actions">
-            <label class="proc__rule">
-                <span class="visually-hidden">{tr(Key::RuleLabel)}</span>
-                <select
-                    data-testid=format!("rule-{name}")
-                    title=tr(Key::RuleLabel)
-                    on:change=move |ev| {
-                        rule.set(match event_target_value(&ev).as_str() {
-                            "always" => Rule::Always,
-                            "mod" => Rule::CanonMod,
-                            _ => Rule::Next,
-                        })
-                    }
-                >
-                    <option value="next">{tr(Key::WhenNext)}</option>
-                    <option value="always">{tr(Key::WhenAlways)}</option>
-                    <option value="mod">{tr(Key::WhenMod)}</option>
-                </select>
-            </label>
+            <RuleSelect name=name.clone() rule/>
             <button
                 type="button"
                 data-testid=format!("stepproc-{name}")
@@ -86,5 +69,30 @@ pub fn CardActions(name: String, rule: RwSignal<Rule>) -> impl IntoView {
                 }
             </Show>
         </div>
+    }
+}
+
+/// The rule the card's kills are armed under.
+#[component]
+fn RuleSelect(name: String, rule: RwSignal<Rule>) -> impl IntoView {
+    view! {
+        <label class="proc__rule">
+            <span class="visually-hidden">{tr(Key::RuleLabel)}</span>
+            <select
+                data-testid=format!("rule-{name}")
+                title=tr(Key::RuleLabel)
+                on:change=move |ev| {
+                    rule.set(match event_target_value(&ev).as_str() {
+                        "always" => Rule::Always,
+                        "mod" => Rule::CanonMod,
+                        _ => Rule::Next,
+                    })
+                }
+            >
+                <option value="next">{tr(Key::WhenNext)}</option>
+                <option value="always">{tr(Key::WhenAlways)}</option>
+                <option value="mod">{tr(Key::WhenMod)}</option>
+            </select>
+        </label>
     }
 }

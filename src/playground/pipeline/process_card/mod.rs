@@ -105,20 +105,8 @@ pub fn ProcessCard(name: String) -> impl IntoView {
             _ => "proc",
         })
     };
-    let kills = move || {
-        me.with(|p| {
-            p.as_ref()
-                .filter(|p| p.kills > 0)
-                .map(|p| i18n.t(Key::ProcKills).replace("{n}", &p.kills.to_string()))
-        })
-    };
-    let holding = move || {
-        me.with(|p| {
-            p.as_ref()
-                .filter(|p| !p.holding.is_empty())
-                .map(|p| holding_text(i18n.lang(), p))
-        })
-    };
+    let kills = move || me.with(|p| p.as_ref().and_then(|p| kills_text(i18n.lang(), p)));
+    let holding = move || me.with(|p| p.as_ref().and_then(|p| holding_text(i18n.lang(), p)));
     let program = move || me.with(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default());
     let steps = {
         let name = name.clone();
@@ -170,11 +158,19 @@ fn status_text(lang: Lang, p: &ProcView) -> String {
     }
 }
 
-/// The events the process holds (the first six, then how many more).
-fn holding_text(lang: Lang, p: &ProcView) -> String {
+/// How many times the process was killed (nothing when never).
+fn kills_text(lang: Lang, p: &ProcView) -> Option<String> {
+    (p.kills > 0).then(|| t(lang, Key::ProcKills).replace("{n}", &p.kills.to_string()))
+}
+
+/// The events the process holds (the first six, then how many more; nothing when none).
+fn holding_text(lang: Lang, p: &ProcView) -> Option<String> {
+    if p.holding.is_empty() {
+        return None;
+    }
     let mut list: Vec<String> = p.holding.iter().take(6).map(|e| e.to_string()).collect();
     if p.holding.len() > 6 {
         list.push(format!("… +{}", p.holding.len() - 6));
     }
-    t(lang, Key::ProcHolding).replace("{list}", &list.join(", "))
+    Some(t(lang, Key::ProcHolding).replace("{list}", &list.join(", ")))
 }

@@ -3,9 +3,10 @@
 
 use leptos::prelude::*;
 use outbox_model::queue::{Health, JobState};
+use outbox_model::view::JobView;
 
 use crate::i18n::words::proc_name;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{t, use_i18n, Key, Lang};
 use crate::playground::ctl::use_ctl;
 
 const STATES: [(JobState, Key, &str); 4] = [
@@ -53,35 +54,8 @@ pub fn QueueView() -> impl IntoView {
         })
         .collect_view();
     let jobs = move || {
-        q.with(|v| {
-            v.jobs
-                .iter()
-                .map(|j| {
-                    let (_, key, id) = STATES
-                        .iter()
-                        .find(|s| s.0 == j.state)
-                        .copied()
-                        .unwrap_or(STATES[0]);
-                    let who = j
-                        .worker
-                        .as_deref()
-                        .map(|w| proc_name(i18n.lang(), w))
-                        .unwrap_or_default();
-                    let times = (j.deliveries > 1).then(|| {
-                        i18n.t(Key::Deliveries)
-                            .replace("{n}", &j.deliveries.to_string())
-                    });
-                    view! {
-                        <li class=format!("job job--{id}")>
-                            <span class="job__event">{j.event.to_string()}</span>
-                            <span class="job__state">{i18n.t(key)}</span>
-                            <span class="job__who">{who}</span>
-                            <span class="job__times">{times}</span>
-                        </li>
-                    }
-                })
-                .collect_view()
-        })
+        let lang = i18n.lang();
+        q.with(|v| v.jobs.iter().map(|j| job_row(lang, j)).collect_view())
     };
     view! {
         <div class="queue" data-testid="queue">
@@ -89,5 +63,29 @@ pub fn QueueView() -> impl IntoView {
             <ul class="queue__chips">{chips}</ul>
             <ul class="queue__jobs">{jobs}</ul>
         </div>
+    }
+}
+
+/// One of the newest jobs: its event, its state, who holds it, how often it was delivered.
+fn job_row(lang: Lang, j: &JobView) -> impl IntoView {
+    let (_, key, id) = STATES
+        .iter()
+        .find(|s| s.0 == j.state)
+        .copied()
+        .unwrap_or(STATES[0]);
+    let who = j
+        .worker
+        .as_deref()
+        .map(|w| proc_name(lang, w))
+        .unwrap_or_default();
+    let times = (j.deliveries > 1)
+        .then(|| t(lang, Key::Deliveries).replace("{n}", &j.deliveries.to_string()));
+    view! {
+        <li class=format!("job job--{id}")>
+            <span class="job__event">{j.event.to_string()}</span>
+            <span class="job__state">{t(lang, key)}</span>
+            <span class="job__who">{who}</span>
+            <span class="job__times">{times}</span>
+        </li>
     }
 }

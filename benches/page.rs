@@ -23,8 +23,8 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use outbox_playground::link;
-use outbox_playground::sim::Sim;
+use outbox_playground::run::link;
+use outbox_playground::run::sim::Sim;
 
 const FCP_BUDGET_MS: f64 = 500.0;
 const P95_BUDGET_MS: f64 = 16.0;

@@ -29,7 +29,7 @@ pub fn report(message: &str) -> String {
     let agent = web_sys::window()
         .and_then(|w| w.navigator().user_agent().ok())
         .unwrap_or_default();
-    let saved = crate::storage::load().unwrap_or_default();
+    let saved = crate::browser::storage::load().unwrap_or_default();
     format!(
         "Outbox Playground {}\npanic: {message}\nbrowser: {agent}\nrun: {saved}\n",
         env!("CARGO_PKG_VERSION")

@@ -2,55 +2,24 @@
 //!
 //! `main.rs` mounts [`App`]; every other component lives in its own file.
 
-pub mod arrow;
-pub mod chart;
-pub mod controls;
-pub mod counters;
-pub mod course;
-pub mod course_panel;
-pub mod ctl;
-pub mod db_tables;
-pub mod effects;
+pub mod browser;
 pub mod error_panel;
-pub mod event_log;
-pub mod exercises;
-pub mod faults;
 pub mod header;
-pub mod help;
 pub mod i18n;
-pub mod jobs;
 pub mod lang_switch;
 pub mod lesson;
-pub mod lesson_words;
-pub mod lifecycle;
-pub mod link;
-pub mod lockstep;
-pub mod modes;
-pub mod notice_bar;
-pub mod pipeline;
 pub mod playground;
-pub mod predict;
-pub mod presenter;
-pub mod process_card;
 pub mod proof;
-pub mod queue_view;
-pub mod quiz;
-pub mod sequence;
-pub mod sim;
-pub mod speaker_notes;
-pub mod sql_panel;
-pub mod storage;
-pub mod trace_io;
-pub mod words;
+pub mod run;
 
 use leptos::either::Either;
 use leptos::prelude::*;
 
+use crate::browser::url::url_param;
 use crate::header::Header;
 use crate::i18n::{provide_i18n, Lang};
+use crate::lesson::speaker_notes::SpeakerNotes;
 use crate::playground::Playground;
-use crate::presenter::url_param;
-use crate::speaker_notes::SpeakerNotes;
 
 /// The whole page.
 #[component]

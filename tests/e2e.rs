@@ -10,8 +10,8 @@ use std::time::Duration;
 use common::*;
 use fantoccini::{Client, Locator};
 use outbox_playground::i18n::{t, Key, Lang};
-use outbox_playground::link;
-use outbox_playground::sim::Sim;
+use outbox_playground::run::link;
+use outbox_playground::run::sim::Sim;
 
 async fn session(width: u32, height: u32) -> (Client, String) {
     let page = env_url("OUTBOX_E2E_URL");

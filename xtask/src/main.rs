@@ -7,6 +7,7 @@
 //!
 //! Std only, except two pure-Rust compressors for the size report.
 
+mod css;
 mod layers;
 mod pg;
 mod proc;
@@ -52,7 +53,8 @@ impl Ctx {
 const USAGE: &str = "usage:
   cargo xtask serve [TRUNK_ARGS...]   set up, then serve the playground on http://127.0.0.1:8080
   cargo xtask test                    set up, then run every test layer and report sizes
-  cargo xtask setup                   only the set-up (what `test` does first)";
+  cargo xtask setup                   only the set-up (what `test` does first)
+  cargo xtask css                     join style/ into generated/app.css (Trunk's pre_build hook)";
 
 fn main() -> ExitCode {
     let ctx = Ctx::new();
@@ -67,6 +69,13 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
                 eprintln!("set-up failed: {err}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("css") if rest.is_empty() => match css::run(&ctx) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("css: {err}");
                 ExitCode::FAILURE
             }
         },

@@ -1,0 +1,297 @@
+//! The lesson's controller, shared through context: which guided step is open, the
+//! learner's progress (kept in localStorage), presenter mode, and the predict-then-reveal
+//! state of a step that asks for a guess. Goals are judged by the model
+//! ([`outbox_model::lesson::reached`]); this only remembers which were reached.
+
+use leptos::prelude::*;
+use outbox_model::lesson::{self, LessonStep, Outcome, STEPS};
+use serde::{Deserialize, Serialize};
+
+use crate::browser::storage::storage;
+use crate::i18n::Key;
+use crate::playground::ctl::{Ctl, Notice};
+
+/// The saved progress, under a versioned key.
+pub const PROGRESS_KEY: &str = "outbox-playground/v1/lesson";
+
+/// What a learner has done, as saved and exported.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Progress {
+    /// The step open last.
+    pub step: usize,
+    /// Ids of the steps whose goal was reached.
+    pub done: Vec<String>,
+    /// Exercise 1's answers as typed.
+    pub blanks: Vec<String>,
+    /// The answer chosen for each quiz question.
+    pub quiz: Vec<Option<usize>>,
+    /// The answer chosen for the "try it yourself" question.
+    pub why: Option<usize>,
+    /// Guesses made before a reveal: step id, guess, what happened.
+    pub predictions: Vec<Prediction>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prediction {
+    pub step: String,
+    pub guess: String,
+    pub actual: String,
+}
+
+impl Progress {
+    pub fn from_json(text: &str) -> Result<Progress, String> {
+        let p: Progress = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if p.step >= STEPS.len() {
+            return Err(format!("step {} does not exist", p.step));
+        }
+        Ok(p)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn is_done(&self, id: &str) -> bool {
+        self.done.iter().any(|d| d == id)
+    }
+}
+
+/// The JSON name of an outcome (what the export holds).
+pub fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Lost => "lost",
+        Outcome::Duplicate => "duplicate",
+        Outcome::Fine => "fine",
+    }
+}
+
+pub fn outcome_key(o: Outcome) -> Key {
+    match o {
+        Outcome::Lost => Key::OutcomeLost,
+        Outcome::Duplicate => Key::OutcomeDuplicate,
+        Outcome::Fine => Key::OutcomeFine,
+    }
+}
+
+/// Where a prediction step stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Predict {
+    /// The step asks for no guess (or "show me" is playing it).
+    Off,
+    /// A guess is wanted; the run will stop before its first kill.
+    Open,
+    /// The run stopped before a kill and waits for a guess.
+    Paused,
+    /// A guess was made; `revealing` once the reveal key let the run go on.
+    Guessed { guess: Outcome, revealing: bool },
+    /// The run ended: the guess and what the model says happened.
+    Revealed { guess: Outcome, actual: Outcome },
+}
+
+/// The saved progress: None when there is none, Err with the reason when it is corrupt.
+pub fn load_progress() -> Option<Result<Progress, String>> {
+    let text = storage()?.get_item(PROGRESS_KEY).ok().flatten()?;
+    Some(Progress::from_json(&text))
+}
+
+fn save_progress(p: &Progress) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(PROGRESS_KEY, &p.to_json());
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Path,
+    Exercises,
+    Quiz,
+}
+
+#[derive(Clone, Copy)]
+pub struct LessonCtl {
+    pub ctl: Ctl,
+    pub step: RwSignal<usize>,
+    pub progress: RwSignal<Progress>,
+    pub tab: RwSignal<Tab>,
+    pub presenter: RwSignal<bool>,
+    pub predict: RwSignal<Predict>,
+    pub hint: RwSignal<bool>,
+    /// Whether the open step's goal holds in the world now.
+    pub reached: Memo<bool>,
+}
+
+impl LessonCtl {
+    /// Makes the controller with the saved progress (a corrupt one is reported and
+    /// replaced), without loading a step: the playground keeps the run it opened with.
+    pub fn new(ctl: Ctl) -> LessonCtl {
+        let progress = match load_progress() {
+            Some(Ok(p)) => p,
+            Some(Err(why)) => {
+                ctl.report_bad_saved(why);
+                Progress::default()
+            }
+            None => Progress::default(),
+        };
+        let step = RwSignal::new(progress.step.min(STEPS.len() - 1));
+        let progress = RwSignal::new(progress);
+        let reached = Memo::new(move |_| {
+            ctl.slow.track();
+            let st = &STEPS[step.get()];
+            let why_ok = st.goal != lesson::Goal::PublishOutsideLoses
+                || progress.with(|p| p.why) == Some(crate::i18n::lesson_words::WHY_INSIDE.right);
+            why_ok && ctl.sim.with_value(|s| lesson::reached(st.goal, &s.world))
+        });
+        let lesson = LessonCtl {
+            ctl,
+            step,
+            progress,
+            tab: RwSignal::new(Tab::Path),
+            presenter: RwSignal::new(false),
+            predict: RwSignal::new(Predict::Off),
+            hint: RwSignal::new(false),
+            reached,
+        };
+        // Remember a reached goal.
+        Effect::new(move |_| {
+            if reached.get() {
+                let id = STEPS[step.get_untracked()].id;
+                if !progress.with_untracked(|p| p.is_done(id)) {
+                    progress.update(|p| p.done.push(id.to_string()));
+                }
+            }
+        });
+        // Keep the progress saved.
+        Effect::new(move |_| progress.with(save_progress));
+        // The run stopped before a kill: ask for the guess.
+        Effect::new(move |_| {
+            if ctl.halted.get() && lesson.predict.get_untracked() == Predict::Open {
+                lesson.predict.set(Predict::Paused);
+            }
+        });
+        // A revealed run ended: show what happened.
+        Effect::new(move |_| {
+            ctl.slow.track();
+            if let Predict::Guessed {
+                guess,
+                revealing: true,
+            } = lesson.predict.get_untracked()
+            {
+                if ctl.finished() {
+                    let actual = ctl.sim.with_value(|s| Outcome::of(&s.world));
+                    lesson.predict.set(Predict::Revealed { guess, actual });
+                    let id = STEPS[step.get_untracked()].id.to_string();
+                    progress.update(|p| {
+                        p.predictions.retain(|x| x.step != id);
+                        p.predictions.push(Prediction {
+                            step: id,
+                            guess: outcome_name(guess).into(),
+                            actual: outcome_name(actual).into(),
+                        });
+                    });
+                }
+            }
+        });
+        lesson
+    }
+
+    pub fn current(&self) -> &'static LessonStep {
+        &STEPS[self.step.get_untracked()]
+    }
+
+    /// Opens step `i` and loads its scenario.
+    pub fn go(&self, i: usize) {
+        let i = i.min(STEPS.len() - 1);
+        self.step.set(i);
+        self.progress.update(|p| p.step = i);
+        self.hint.set(false);
+        self.ctl.load(lesson::scenario(STEPS[i].goal));
+        self.arm_predict();
+    }
+
+    fn arm_predict(&self) {
+        let on = self.current().predict.is_some();
+        self.predict
+            .set(if on { Predict::Open } else { Predict::Off });
+        self.ctl.halt_before_kill.set(on);
+        self.ctl.halted.set(false);
+    }
+
+    pub fn next(&self) {
+        let i = self.step.get_untracked();
+        if i + 1 < STEPS.len() {
+            self.go(i + 1);
+        }
+    }
+
+    pub fn prev(&self) {
+        let i = self.step.get_untracked();
+        if i > 0 {
+            self.go(i - 1);
+        }
+    }
+
+    /// Plays the step's solution: its scenario, its actions, then the run to the end.
+    pub fn show_me(&self) {
+        let (s, actions) = lesson::solution(self.current().goal);
+        self.predict.set(Predict::Off);
+        self.ctl.halt_before_kill.set(false);
+        self.ctl.halted.set(false);
+        self.ctl.load(s);
+        for a in actions {
+            self.ctl.dispatch(a);
+        }
+        self.ctl.playing.set(true);
+    }
+
+    /// Loads one of the step's variant scenarios (a preset).
+    pub fn variant(&self, name: &str) {
+        self.ctl.load_preset(name);
+        self.arm_predict();
+    }
+
+    pub fn guess(&self, o: Outcome) {
+        match self.predict.get_untracked() {
+            Predict::Open
+            | Predict::Paused
+            | Predict::Guessed {
+                revealing: false, ..
+            } => self.predict.set(Predict::Guessed {
+                guess: o,
+                revealing: false,
+            }),
+            _ => {}
+        }
+    }
+
+    /// The reveal key: lets the run go on past the kill, to its end.
+    pub fn reveal(&self) {
+        if let Predict::Guessed {
+            guess,
+            revealing: false,
+        } = self.predict.get_untracked()
+        {
+            self.predict.set(Predict::Guessed {
+                guess,
+                revealing: true,
+            });
+            self.ctl.halt_before_kill.set(false);
+            self.ctl.halted.set(false);
+            self.ctl.playing.set(true);
+        }
+    }
+
+    pub fn reset_progress(&self) {
+        self.progress.set(Progress::default());
+        self.ctl.notice.set(Some(Notice {
+            key: Key::ProgressResetDone,
+            why: String::new(),
+            error: false,
+        }));
+    }
+}
+
+pub fn use_lesson() -> LessonCtl {
+    expect_context::<LessonCtl>()
+}

@@ -1,0 +1,70 @@
+//! Predict, then reveal: before a kill the run stops and asks "lost, duplicate or fine?";
+//! the reveal (the button or `R`) lets it run to its end, and the model's outcome is set
+//! beside the guess.
+
+use leptos::prelude::*;
+use outbox_model::lesson::Outcome;
+
+use crate::i18n::{tr, use_i18n, Key};
+use crate::lesson::ctl::{outcome_key, outcome_name, use_lesson, Predict as State};
+
+#[component]
+pub fn Predict() -> impl IntoView {
+    let lesson = use_lesson();
+    let i18n = use_i18n();
+    let state = move || lesson.predict.get();
+    let guess_of = move || match state() {
+        State::Guessed { guess, .. } | State::Revealed { guess, .. } => Some(guess),
+        _ => None,
+    };
+    let buttons = move || {
+        Outcome::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let o = *o;
+                view! {
+                    <button
+                        type="button"
+                        class="predict__choice"
+                        aria-pressed=move || (guess_of() == Some(o)).to_string()
+                        disabled=move || matches!(state(), State::Revealed { .. } | State::Guessed { revealing: true, .. })
+                        data-testid=format!("guess-{}", outcome_name(o))
+                        on:click=move |_| lesson.guess(o)
+                    >
+                        <kbd>{i + 1}</kbd>" "{move || i18n.t(outcome_key(o))}
+                    </button>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <Show when=move || state() != State::Off>
+            <div class="predict" class:predict--paused=move || state() == State::Paused data-testid="predict" data-state=move || format!("{:?}", state())>
+                <p class="predict__ask">
+                    {move || if state() == State::Paused { i18n.t(Key::PredictPaused) } else { i18n.t(Key::PredictAsk) }}
+                </p>
+                <div class="predict__choices">{buttons}</div>
+                <button
+                    type="button"
+                    class="predict__reveal"
+                    data-testid="reveal"
+                    disabled=move || !matches!(state(), State::Guessed { revealing: false, .. })
+                    on:click=move |_| lesson.reveal()
+                >
+                    {tr(Key::Reveal)}
+                </button>
+                {move || match state() {
+                    State::Revealed { guess, actual } => Some(view! {
+                        <p class="predict__result" data-testid="predict-result" data-actual=outcome_name(actual)>
+                            <strong>{i18n.t(if guess == actual { Key::PredictRight } else { Key::PredictWrong })}</strong>
+                            " " {i18n.t(Key::PredictResult)} " " {i18n.t(outcome_key(actual))}
+                            " · " {i18n.t(Key::PredictChosen)} " " {i18n.t(outcome_key(guess))}
+                        </p>
+                    }),
+                    _ => None,
+                }}
+            </div>
+        </Show>
+    }
+}

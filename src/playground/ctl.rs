@@ -1,0 +1,323 @@
+//! The page's controller, shared through context: the [`Sim`], the signals that tell
+//! components it changed, and every operation a button or key can ask for. Components
+//! read snapshots from the memos here and call these methods; none of them changes the
+//! world any other way.
+
+use leptos::prelude::*;
+use outbox_model::view::{self, ProcView, QueueView, TablesView};
+use outbox_model::{preset, Action, Counters, Scenario};
+
+use crate::browser::storage;
+use crate::i18n::Key;
+use crate::run::link;
+use crate::run::sim::Sim;
+
+/// Steps per second of each speed setting; the last one is "as fast as it goes".
+pub const SPEEDS: [u32; 8] = [1, 3, 10, 30, 100, 300, 1000, u32::MAX];
+pub const DEFAULT_SPEED: usize = 4;
+/// The preset a first visit starts with: the lesson's opening measurement.
+pub const DEFAULT_PRESET: &str = "canon-dual-write";
+
+/// A message above the stage; `why` fills the key's `{why}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub key: Key,
+    pub why: String,
+    pub error: bool,
+}
+
+/// Rows the tables show: the first ones and the newest ones.
+pub const TABLE_HEAD: usize = 4;
+pub const TABLE_RECENT: usize = 5;
+/// Jobs the queue lists per state.
+pub const QUEUE_PER_STATE: usize = 3;
+
+#[derive(Clone, Copy)]
+pub struct Ctl {
+    pub sim: StoredValue<Sim>,
+    /// Bumped after every change of the world (every animation frame while playing).
+    pub frame: RwSignal<u64>,
+    /// Bumped at most twice a second while playing, and after every single change when
+    /// not: the chart, the lesson's checks and the spoken counters follow this one.
+    pub slow: RwSignal<u64>,
+    /// The event log, the lifecycle, the sequence diagram and the trace files' share of
+    /// `slow`.
+    pub slow_log: RwSignal<u64>,
+    /// The process cards' and the enabled buttons' share of `slow`, and the tables' and
+    /// the queue's: while playing, the four are bumped on four successive frames, so no
+    /// single frame redraws every heavy panel (see [`Ctl::changed_part`]).
+    slow_cards: RwSignal<u64>,
+    slow_tables: RwSignal<u64>,
+    /// Bumped when the scenario is replaced (the set of processes may change).
+    pub scenario_version: RwSignal<u64>,
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<usize>,
+    pub notice: RwSignal<Option<Notice>>,
+    /// The process `k` arms a kill on.
+    pub selected_proc: RwSignal<String>,
+    /// The event whose lifecycle is shown.
+    pub selected_event: RwSignal<Option<u32>>,
+    pub help_open: RwSignal<bool>,
+    /// The last share link made (shown so it can be copied by hand).
+    pub share_link: RwSignal<Option<String>>,
+    /// Stop the run just before a tick that would kill a process (a lesson step that asks
+    /// for a guess first).
+    pub halt_before_kill: RwSignal<bool>,
+    /// The run stopped there.
+    pub halted: RwSignal<bool>,
+    pub counters: Memo<Counters>,
+    pub procs: Memo<Vec<ProcView>>,
+    pub enabled: Memo<Vec<Action>>,
+    pub tables: Memo<TablesView>,
+    pub queue: Memo<QueueView>,
+}
+
+impl Ctl {
+    pub fn new(sim: Sim) -> Ctl {
+        let sim = StoredValue::new(sim);
+        let frame = RwSignal::new(0u64);
+        let slow = RwSignal::new(0u64);
+        let slow_log = RwSignal::new(0u64);
+        let slow_cards = RwSignal::new(0u64);
+        let slow_tables = RwSignal::new(0u64);
+        let counters = Memo::new(move |_| {
+            frame.track();
+            sim.with_value(|s| s.world.counters())
+        });
+        // Process cards and the buttons they enable follow the slow signal: every change
+        // when a user acts, a few times a second while playing.
+        let procs = Memo::new(move |_| {
+            slow_cards.track();
+            sim.with_value(|s| view::procs(&s.world))
+        });
+        let enabled = Memo::new(move |_| {
+            slow_cards.track();
+            sim.with_value(|s| s.world.enabled())
+        });
+        let tables = Memo::new(move |_| {
+            slow_tables.track();
+            sim.with_value(|s| view::tables(&s.world, TABLE_HEAD, TABLE_RECENT))
+        });
+        let queue = Memo::new(move |_| {
+            slow_tables.track();
+            sim.with_value(|s| view::queue(&s.world, QUEUE_PER_STATE))
+        });
+        Ctl {
+            sim,
+            frame,
+            slow,
+            slow_log,
+            slow_cards,
+            slow_tables,
+            scenario_version: RwSignal::new(0),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(DEFAULT_SPEED),
+            notice: RwSignal::new(None),
+            selected_proc: RwSignal::new("api".to_string()),
+            selected_event: RwSignal::new(None),
+            help_open: RwSignal::new(false),
+            share_link: RwSignal::new(None),
+            halt_before_kill: RwSignal::new(false),
+            halted: RwSignal::new(false),
+            counters,
+            procs,
+            enabled,
+            tables,
+            queue,
+        }
+    }
+
+    /// Tells every component that the world changed.
+    pub fn changed(&self, all: bool) {
+        self.frame.update(|f| *f += 1);
+        if all {
+            self.slow_cards.update(|f| *f += 1);
+            self.slow_tables.update(|f| *f += 1);
+            self.slow.update(|f| *f += 1);
+            self.slow_log.update(|f| *f += 1);
+        }
+    }
+
+    /// The heavier panels' parts for [`Ctl::changed_part`].
+    pub const PARTS: u8 = 4;
+
+    /// Tells the counters, and one part of the heavier panels (0: the chart and the rest
+    /// following `slow`; 1: the process cards; 2: the tables and the queue; 3: the log and
+    /// the rest following `slow_log`), that the world changed.
+    pub fn changed_part(&self, part: u8) {
+        self.frame.update(|f| *f += 1);
+        match part {
+            0 => self.slow.update(|f| *f += 1),
+            1 => self.slow_cards.update(|f| *f += 1),
+            2 => self.slow_tables.update(|f| *f += 1),
+            _ => self.slow_log.update(|f| *f += 1),
+        }
+    }
+
+    pub fn scenario(&self) -> Scenario {
+        self.sim.with_value(|s| s.scenario.clone())
+    }
+
+    pub fn finished(&self) -> bool {
+        self.sim.with_value(|s| s.finished())
+    }
+
+    /// Replaces the run with a fresh one of `scenario` (checked first).
+    pub fn load(&self, scenario: Scenario) {
+        if let Err(e) = Sim::check(&scenario) {
+            self.notice.set(Some(Notice {
+                key: Key::NoticeBadScenario,
+                why: e.to_string(),
+                error: true,
+            }));
+            return;
+        }
+        self.replace(Sim::new(scenario));
+    }
+
+    /// Replaces the run with an already built one.
+    pub fn replace(&self, sim: Sim) {
+        self.playing.set(false);
+        self.sim.set_value(sim);
+        self.share_link.set(None);
+        self.selected_event.set(None);
+        self.scenario_version.update(|v| *v += 1);
+        self.changed(true);
+        self.save();
+    }
+
+    pub fn load_preset(&self, name: &str) {
+        if let Some(s) = preset(name) {
+            self.load(s);
+        }
+    }
+
+    /// The same scenario from its start.
+    pub fn reset(&self) {
+        self.load(self.scenario());
+    }
+
+    /// A user's action on the world. A refusal is shown, not hidden.
+    pub fn dispatch(&self, a: Action) {
+        let r = self.sim.try_update_value(|s| s.act(a));
+        match r {
+            Some(Err(why)) => self.notice.set(Some(Notice {
+                key: Key::NoticeRefused,
+                why,
+                error: true,
+            })),
+            _ => {
+                self.changed(true);
+                self.save();
+            }
+        }
+    }
+
+    /// Whether the next tick must not run: it would kill a process while a guess is due.
+    fn halt_here(&self) -> bool {
+        if self.halt_before_kill.get_untracked() && self.sim.with_value(|s| s.next_tick_kills()) {
+            self.playing.set(false);
+            self.halted.set(true);
+            return true;
+        }
+        false
+    }
+
+    /// One scheduler step (the `.` key).
+    pub fn step_once(&self) {
+        self.playing.set(false);
+        if self.halt_here() {
+            return;
+        }
+        self.sim.update_value(|s| {
+            s.tick();
+        });
+        self.changed(true);
+        self.save();
+    }
+
+    /// Runs up to `n` ticks (the play loop); returns false once the run has finished.
+    pub fn run_ticks(&self, n: u64) -> bool {
+        if self.halt_before_kill.get_untracked() {
+            // Tick by tick, looking one tick ahead.
+            for _ in 0..n {
+                if self.halt_here() {
+                    return false;
+                }
+                let more = self.sim.try_update_value(|s| s.tick() && !s.finished());
+                if more != Some(true) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        let mut more = true;
+        self.sim.update_value(|s| {
+            more = s.ticks(n) == n && !s.finished();
+        });
+        more
+    }
+
+    pub fn back(&self) {
+        self.playing.set(false);
+        self.sim.update_value(|s| s.back());
+        self.changed(true);
+    }
+
+    pub fn seek(&self, pos: u64) {
+        self.playing.set(false);
+        self.sim.update_value(|s| s.seek(pos));
+        self.changed(true);
+    }
+
+    pub fn toggle_play(&self) {
+        if self.playing.get_untracked() {
+            self.playing.set(false);
+            self.save();
+        } else if !self.finished() {
+            self.playing.set(true);
+        }
+    }
+
+    /// Arms a kill on the selected process at the step it runs next (the `k` key).
+    pub fn arm_selected(&self) {
+        let name = self.selected_proc.get_untracked();
+        let pc = self
+            .procs
+            .with_untracked(|ps| ps.iter().find(|p| p.name == name).map(|p| p.pc));
+        if let Some(step) = pc {
+            self.dispatch(Action::ArmKill {
+                process: name,
+                step,
+                when: outbox_model::scenario::When::Nth { n: 1 },
+                times: Some(1),
+            });
+        }
+    }
+
+    /// The link that reopens this run exactly.
+    pub fn link_fragment(&self) -> String {
+        self.sim.with_value(|s| link::fragment(&s.to_run()))
+    }
+
+    /// Reports something saved that could not be read (unless a worse notice is up).
+    pub fn report_bad_saved(&self, why: String) {
+        if self.notice.get_untracked().is_none() {
+            self.notice.set(Some(Notice {
+                key: Key::NoticeBadSaved,
+                why,
+                error: true,
+            }));
+        }
+    }
+
+    /// Keeps the run in localStorage (best effort: a full or blocked storage is ignored).
+    pub fn save(&self) {
+        let json = self.sim.with_value(|s| link::to_json(&s.to_run()));
+        storage::save(&json);
+    }
+}
+
+pub fn use_ctl() -> Ctl {
+    expect_context::<Ctl>()
+}

@@ -1,0 +1,112 @@
+//! The fault bar: Redis down (refusing or hanging) and back up, BullMQ's "retry failed
+//! jobs", and making the publishing of one event fail N times. Which of these is offered
+//! comes from the model's `enabled()`.
+
+use leptos::prelude::*;
+use outbox_model::Action;
+
+use crate::i18n::{tr, Key};
+use crate::playground::ctl::use_ctl;
+
+/// A labelled number field bound to `value`, never below `min`.
+fn number_field(testid: &'static str, label: Key, min: u64, value: RwSignal<u64>) -> impl IntoView {
+    view! {
+        <label class="faults__field">
+            <span>{tr(label)}</span>
+            <input
+                type="number"
+                min=min.to_string()
+                data-testid=testid
+                prop:value=move || value.get().to_string()
+                on:change=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
+                        value.set(v.max(min));
+                    }
+                }
+            />
+        </label>
+    }
+}
+
+#[component]
+pub fn Faults() -> impl IntoView {
+    let ctl = use_ctl();
+    let has = move |a: Action| ctl.enabled.with(|e| e.contains(&a));
+    let redis_up = move || has(Action::QueueDown { hang: false });
+    let event = RwSignal::new(3u64);
+    let since = RwSignal::new(0u64);
+    let times = RwSignal::new(1u64);
+    view! {
+        <section class="faults panel" data-testid="faults" aria-labelledby="faults-heading">
+            <h2 id="faults-heading" class="panel__heading">{tr(Key::FaultsHeading)}</h2>
+            <div class="faults__row">
+                <button
+                    type="button"
+                    data-testid="queue-down"
+                    disabled=move || !redis_up()
+                    on:click=move |_| ctl.dispatch(Action::QueueDown { hang: false })
+                >
+                    {tr(Key::QueueDown)}
+                </button>
+                <button
+                    type="button"
+                    data-testid="queue-hang"
+                    disabled=move || !redis_up()
+                    on:click=move |_| ctl.dispatch(Action::QueueDown { hang: true })
+                >
+                    {tr(Key::QueueHang)}
+                </button>
+                <button
+                    type="button"
+                    data-testid="queue-up"
+                    disabled=move || !has(Action::QueueUp)
+                    on:click=move |_| ctl.dispatch(Action::QueueUp)
+                >
+                    {tr(Key::QueueUp)}
+                </button>
+                <button
+                    type="button"
+                    data-testid="retry-failed"
+                    disabled=move || !has(Action::RetryFailedJobs)
+                    on:click=move |_| ctl.dispatch(Action::RetryFailedJobs)
+                >
+                    {tr(Key::RetryFailed)}
+                </button>
+            </div>
+            <form
+                class="faults__row"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    ctl.dispatch(Action::UnpublishSince { since_tick: since.get_untracked() });
+                }
+            >
+                <button
+                    type="button"
+                    data-testid="redis-flush"
+                    disabled=move || !has(Action::RedisFlush)
+                    on:click=move |_| ctl.dispatch(Action::RedisFlush)
+                >
+                    {tr(Key::RedisFlush)}
+                </button>
+                {number_field("unpublish-since", Key::SinceTick, 0, since)}
+                <button
+                    type="submit"
+                    data-testid="unpublish"
+                    disabled=move || !ctl.enabled.with(|e| e.iter().any(|a| matches!(a, Action::UnpublishSince { .. })))
+                >{tr(Key::Unpublish)}</button>
+            </form>
+            <form
+                class="faults__row"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    let small = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+                    ctl.dispatch(Action::FailPublish { event: small(event.get_untracked()), times: small(times.get_untracked()) });
+                }
+            >
+                {number_field("fail-event", Key::EventNumber, 1, event)}
+                {number_field("fail-times", Key::Times, 1, times)}
+                <button type="submit" data-testid="fail-publish">{tr(Key::FailEvent)}</button>
+            </form>
+        </section>
+    }
+}

@@ -1,0 +1,106 @@
+//! The playground: it builds the run (from a shared link, the saved state, or the default
+//! preset), provides the controller, drives the play loop on animation frames and the
+//! keyboard map, and lays out every panel.
+
+pub mod chart;
+pub mod controls;
+pub mod counters;
+pub mod ctl;
+pub mod event_log;
+pub mod faults;
+pub mod help;
+pub mod keyboard;
+pub mod lifecycle;
+pub mod modes;
+pub mod notice_bar;
+pub mod pipeline;
+pub mod play_loop;
+pub mod sequence;
+pub mod settings;
+pub mod sql_panel;
+pub mod startup;
+pub mod warm_up;
+
+use leptos::prelude::*;
+
+use crate::browser::url::url_param;
+use crate::i18n::{tr, use_i18n, Key};
+use crate::lesson::ctl::LessonCtl;
+use crate::lesson::panel::LessonPanel;
+use crate::lesson::presenter;
+use crate::playground::chart::Chart;
+use crate::playground::controls::Controls;
+use crate::playground::counters::CountersPanel;
+use crate::playground::ctl::{Ctl, DEFAULT_PRESET};
+use crate::playground::event_log::EventLog;
+use crate::playground::faults::Faults;
+use crate::playground::help::Help;
+use crate::playground::keyboard::keyboard;
+use crate::playground::lifecycle::Lifecycle;
+use crate::playground::modes::Modes;
+use crate::playground::notice_bar::NoticeBar;
+use crate::playground::pipeline::Pipeline;
+use crate::playground::play_loop::play_loop;
+use crate::playground::sequence::Sequence;
+use crate::playground::settings::restore_settings;
+use crate::playground::sql_panel::SqlPanel;
+use crate::playground::startup::startup;
+use crate::playground::warm_up::warm_up;
+use crate::proof::page::Proof;
+
+#[component]
+pub fn Playground() -> impl IntoView {
+    let i18n = use_i18n();
+    let (sim, notice) = startup();
+    // A first visit (no link, nothing saved) opens the lesson's step instead.
+    let fresh = notice.is_none() && sim.inputs().is_empty() && sim.scenario.name == DEFAULT_PRESET;
+    let ctl = Ctl::new(sim);
+    provide_context(ctl);
+    ctl.notice.set(notice);
+    ctl.save();
+    restore_settings(ctl, i18n);
+    play_loop(ctl);
+    warm_up(ctl);
+    keyboard(ctl);
+    let lesson = LessonCtl::new(ctl);
+    provide_context(lesson);
+    presenter::keys(lesson);
+    presenter::broadcast(lesson, i18n);
+    if url_param("present").is_some() {
+        lesson.presenter.set(true);
+    }
+    if fresh {
+        lesson.go(lesson.step.get_untracked());
+    }
+    // Presenter mode restyles the whole page (high contrast, large type, fewer panels).
+    Effect::new(move |_| {
+        if let Some(root) = document().document_element() {
+            let _ = if lesson.presenter.get() {
+                root.set_attribute("data-presenter", "")
+            } else {
+                root.remove_attribute("data-presenter")
+            };
+        }
+    });
+
+    view! {
+        <NoticeBar/>
+        <LessonPanel/>
+        <Controls/>
+        <Modes/>
+        <section class="board" aria-label=tr(Key::CountersHeading)>
+            <CountersPanel/>
+            <Chart/>
+        </section>
+        <Pipeline/>
+        <div class="lower">
+            <Faults/>
+            <SqlPanel/>
+            <EventLog/>
+            <Lifecycle/>
+        </div>
+        <Sequence/>
+        <Proof/>
+        <Help/>
+    }
+}

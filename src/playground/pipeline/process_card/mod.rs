@@ -1,0 +1,176 @@
+//! A process card: the labelled steps of its program with the one it runs next lit, a kill
+//! control on every step (arm it under a rule: every time, next time, or the canon's
+//! `i % 10 == 3`), and kill now / restart / one step of this process. Which buttons are
+//! enabled comes from the model's `enabled()`.
+
+pub mod card_actions;
+pub mod program_step;
+
+use leptos::prelude::*;
+use outbox_model::scenario::When;
+use outbox_model::view::ProcView;
+use outbox_model::Step;
+
+use crate::i18n::words::proc_name;
+use crate::i18n::{t, tr, use_i18n, Key, Lang};
+use crate::playground::ctl::use_ctl;
+use crate::playground::pipeline::process_card::card_actions::CardActions;
+use crate::playground::pipeline::process_card::program_step::ProgramStep;
+
+/// A step's id in test ids: its name in the model's JSON (`queue_add`), `script-0` for a
+/// psql statement.
+pub fn step_id(step: Step) -> String {
+    use Step::*;
+    let id = match step {
+        Script(i) => return format!("script-{i}"),
+        Send => "send",
+        Await => "await",
+        Begin => "begin",
+        InsertTask => "insert_task",
+        InsertEvent => "insert_event",
+        Commit => "commit",
+        QueueAdd => "queue_add",
+        Respond => "respond",
+        SelectBatch => "select_batch",
+        Publish => "publish",
+        MarkPublished => "mark_published",
+        MarkFailed => "mark_failed",
+        Rollback => "rollback",
+        Fetch => "fetch",
+        InboxCheck => "inbox_check",
+        InboxInsert => "inbox_insert",
+        Action => "action",
+        ExternalCall => "external_call",
+        BeginSecond => "begin_second",
+        CommitSecond => "commit_second",
+        Complete => "complete",
+        InsertKey => "insert_key",
+        DeadLetter => "dead_letter",
+        ReadWal => "read_wal",
+        SaveOffset => "save_offset",
+        CleanOutbox => "clean_outbox",
+        CleanInbox => "clean_inbox",
+    };
+    id.to_string()
+}
+
+/// The rule a kill is armed under (the card's select).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    Next,
+    Always,
+    CanonMod,
+}
+
+impl Rule {
+    pub fn when(self) -> (When, Option<u32>) {
+        match self {
+            Rule::Next => (When::Nth { n: 1 }, Some(1)),
+            Rule::Always => (When::Always, None),
+            // The lesson's canon: every request whose loop index i has i % 10 == 3.
+            Rule::CanonMod => (
+                When::TaskIndexMod {
+                    modulus: 10,
+                    remainder: 3,
+                },
+                None,
+            ),
+        }
+    }
+}
+
+#[component]
+pub fn ProcessCard(name: String) -> impl IntoView {
+    let ctl = use_ctl();
+    let i18n = use_i18n();
+    let rule = RwSignal::new(Rule::Next);
+    let n = name.clone();
+    let me = Memo::new(move |_| {
+        ctl.procs
+            .with(|ps| ps.iter().find(|p| p.name == n).cloned())
+    });
+    let title = {
+        let n = name.clone();
+        move || proc_name(i18n.lang(), &n)
+    };
+    let selected = {
+        let n = name.clone();
+        Memo::new(move |_| ctl.selected_proc.with(|s| *s == n))
+    };
+    let status = move || me.with(|p| p.as_ref().map(|p| status_text(i18n.lang(), p)));
+    let state_class = move || {
+        me.with(|p| match p {
+            Some(p) if !p.alive => "proc proc--dead",
+            Some(p) if p.waiting_for.is_some() => "proc proc--waiting",
+            _ => "proc",
+        })
+    };
+    let kills = move || me.with(|p| p.as_ref().and_then(|p| kills_text(i18n.lang(), p)));
+    let holding = move || me.with(|p| p.as_ref().and_then(|p| holding_text(i18n.lang(), p)));
+    let program = move || me.with(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default());
+    let steps = {
+        let name = name.clone();
+        move || {
+            let name = name.clone();
+            program()
+                .into_iter()
+                .map(move |step| view! { <ProgramStep name=name.clone() step me rule/> })
+                .collect_view()
+        }
+    };
+    let n_sel = name.clone();
+    view! {
+        <article
+            class=state_class
+            class:proc--selected=selected
+            data-testid=format!("proc-{name}")
+        >
+            <header class="proc__head">
+                <h4 class="proc__name">
+                    <button
+                        type="button"
+                        class="proc__select"
+                        aria-pressed=move || if selected.get() { "true" } else { "false" }
+                        title=tr(Key::Select)
+                        on:click=move |_| ctl.selected_proc.set(n_sel.clone())
+                    >
+                        {title}
+                    </button>
+                </h4>
+                <span class="proc__status" data-testid=format!("status-{name}")>{status}</span>
+            </header>
+            <ol class="proc__steps">{steps}</ol>
+            <p class="proc__holding">{holding}</p>
+            <p class="proc__kills">{kills}</p>
+            <CardActions name=name.clone() rule/>
+        </article>
+    }
+}
+
+/// Dead, waiting for someone, or alive.
+fn status_text(lang: Lang, p: &ProcView) -> String {
+    if !p.alive {
+        t(lang, Key::ProcDead).to_string()
+    } else if let Some(w) = &p.waiting_for {
+        t(lang, Key::ProcWaiting).replace("{who}", &proc_name(lang, w))
+    } else {
+        t(lang, Key::ProcAlive).to_string()
+    }
+}
+
+/// How many times the process was killed (nothing when never).
+fn kills_text(lang: Lang, p: &ProcView) -> Option<String> {
+    (p.kills > 0).then(|| t(lang, Key::ProcKills).replace("{n}", &p.kills.to_string()))
+}
+
+/// The events the process holds (the first six, then how many more; nothing when none).
+fn holding_text(lang: Lang, p: &ProcView) -> Option<String> {
+    if p.holding.is_empty() {
+        return None;
+    }
+    let mut list: Vec<String> = p.holding.iter().take(6).map(|e| e.to_string()).collect();
+    if p.holding.len() > 6 {
+        list.push(format!("… +{}", p.holding.len() - 6));
+    }
+    Some(t(lang, Key::ProcHolding).replace("{list}", &list.join(", ")))
+}

@@ -1,0 +1,61 @@
+//! One step of a process card's program: its name, lit when it runs next, and the kill
+//! it can be armed with (under the card's rule) or disarmed.
+
+use leptos::prelude::*;
+use outbox_model::view::ProcView;
+use outbox_model::{Action, Step};
+
+use crate::i18n::words::step_name;
+use crate::i18n::{use_i18n, Key};
+use crate::playground::ctl::use_ctl;
+use crate::playground::pipeline::process_card::{step_id, Rule};
+
+#[component]
+pub fn ProgramStep(
+    name: String,
+    step: Step,
+    me: Memo<Option<ProcView>>,
+    rule: RwSignal<Rule>,
+) -> impl IntoView {
+    let ctl = use_ctl();
+    let i18n = use_i18n();
+    let id_name = name.clone();
+    let sid = step_id(step);
+    let current = move || me.with(|p| p.as_ref().is_some_and(|p| p.alive && p.pc == step));
+    let armed = move || me.with(|p| p.as_ref().is_some_and(|p| p.armed.contains(&step)));
+    let label = move || step_name(i18n.lang(), step);
+    let arm_label = move || {
+        i18n.t(Key::ArmKill)
+            .replace("{step}", &step_name(i18n.lang(), step))
+    };
+    view! {
+        <li
+            class="proc__step"
+            class:proc__step--current=current
+            class:proc__step--armed=armed
+            data-testid=format!("step-{id_name}-{sid}")
+            aria-current=move || current().then_some("step")
+        >
+            <span class="proc__label">{label}</span>
+            <button
+                type="button"
+                class="proc__arm"
+                data-testid=format!("arm-{id_name}-{sid}")
+                aria-pressed=move || if armed() { "true" } else { "false" }
+                aria-label=arm_label
+                title=arm_label
+                on:click=move |_| {
+                    let process = name.clone();
+                    if armed() {
+                        ctl.dispatch(Action::Disarm { process, step: Some(step) });
+                    } else {
+                        let (when, times) = rule.get_untracked().when();
+                        ctl.dispatch(Action::ArmKill { process, step, when, times });
+                    }
+                }
+            >
+                "☠"
+            </button>
+        </li>
+    }
+}

@@ -1,0 +1,30 @@
+//! The saved settings (language and speed): restored at start, saved on every change.
+
+use leptos::prelude::*;
+
+use crate::browser::storage;
+use crate::browser::url::url_param;
+use crate::i18n::{I18n, Lang};
+use crate::playground::ctl::{Ctl, SPEEDS};
+
+/// Brings back the saved language and speed, and keeps them saved from now on. A corrupt
+/// entry is reported (unless a worse notice is already up) and overwritten.
+pub fn restore_settings(ctl: Ctl, i18n: I18n) {
+    let url_lang = url_param("lang").is_some();
+    match storage::load_settings() {
+        Some(Ok(s)) => {
+            if let Some(lang) = Lang::from_code(&s.lang).filter(|_| !url_lang) {
+                i18n.set_lang(lang);
+            }
+            ctl.speed.set(s.speed.min(SPEEDS.len() - 1));
+        }
+        Some(Err(why)) => ctl.report_bad_saved(why),
+        None => {}
+    }
+    Effect::new(move |_| {
+        storage::save_settings(&storage::Settings {
+            lang: i18n.lang().code().to_string(),
+            speed: ctl.speed.get(),
+        });
+    });
+}

@@ -1,0 +1,64 @@
+//! What the proof's parts share: the names of the designs and of a crash cell's outcome,
+//! and loading a found trace into the playground. Its own module so lockstep and the
+//! explorer's page both use it without importing each other (they did: a cycle).
+
+use leptos::prelude::*;
+use outbox_model::explore::{CellOutcome, Design, Trace};
+
+use crate::i18n::Key;
+use crate::playground::ctl::{Ctl, Notice};
+use crate::run::sim::Sim;
+
+/// The text key of a design's name.
+pub fn design_key(d: Design) -> Key {
+    match d {
+        Design::DualWriteDbFirst => Key::DesignDualDbFirst,
+        Design::DualWriteQueueFirst => Key::DesignDualQueueFirst,
+        Design::OutboxAtMostOnce => Key::DesignAtMostOnce,
+        Design::Outbox => Key::DesignOutbox,
+        Design::OutboxInbox => Key::DesignOutboxInbox,
+    }
+}
+
+/// The text key of a crash cell's outcome.
+pub fn cell_key(o: CellOutcome) -> Key {
+    match o {
+        CellOutcome::Lost => Key::CellLost,
+        CellOutcome::DuplicateEffect => Key::CellDupEffect,
+        CellOutcome::Phantom => Key::CellPhantom,
+        CellOutcome::DuplicateDelivery => Key::CellDupDelivery,
+        CellOutcome::Fine => Key::CellFine,
+        CellOutcome::NotApplicable => Key::CellNa,
+    }
+}
+
+/// Puts a trace into the playground, at its end, ready to step back through.
+pub fn load_trace(ctl: Ctl, trace: &Trace) {
+    let mut s = trace.scenario.clone();
+    // The explorer keeps no log (it is history, not state); the page shows one.
+    s.config.log_cap = s.config.log_cap.max(200);
+    let built = Sim::check(&s).map_err(|e| e.to_string()).and_then(|_| {
+        let mut sim = Sim::new(s);
+        for a in &trace.actions {
+            sim.act(a.clone())?;
+        }
+        Ok(sim)
+    });
+    match built {
+        Ok(sim) => {
+            ctl.replace(sim);
+            if let Some(el) = document()
+                .query_selector("[data-testid=counters]")
+                .ok()
+                .flatten()
+            {
+                el.scroll_into_view();
+            }
+        }
+        Err(why) => ctl.notice.set(Some(Notice {
+            key: Key::NoticeBadTrace,
+            why,
+            error: true,
+        })),
+    }
+}

@@ -1,0 +1,219 @@
+//! Lockstep: the same seed and the same kills run through two or three designs side by
+//! side, one scheduler step each per beat, with counters that visibly part ways.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use outbox_model::explore::{Bounds, Design};
+use outbox_model::scenario::{Fault, When};
+use outbox_model::{Counters, Scenario, Step, World};
+
+use crate::browser::frames::{now_ms, owner_alive, run_in_frames};
+use crate::i18n::{tr, Key};
+use crate::proof::lockstep::design_toggles::DesignToggles;
+use crate::proof::lockstep::table::LockstepTable;
+
+pub mod design_toggles;
+pub mod table;
+
+/// Steps per design per frame.
+const BEAT: usize = 8;
+
+/// A compared counter: its JSON name, its label, how to read it.
+pub type Row = (&'static str, Key, fn(&Counters) -> u64);
+
+/// The counters compared.
+pub const ROWS: [Row; 6] = [
+    ("tasks_in_db", Key::LsTasks, |c| c.tasks_in_db),
+    ("queue_jobs", Key::LsJobs, |c| c.queue_jobs),
+    ("effects", Key::LsEffects, |c| c.effects),
+    ("lost", Key::LsLost, |c| c.lost),
+    ("duplicate_effects", Key::LsDupEffects, |c| {
+        c.duplicate_effects
+    }),
+    ("phantoms", Key::LsPhantoms, |c| c.phantoms),
+];
+
+/// The step right after the API's COMMIT in each design (where the canon kills it).
+fn api_after_commit(d: Design) -> Step {
+    match d {
+        Design::DualWriteDbFirst => Step::QueueAdd,
+        _ => Step::Respond,
+    }
+}
+
+/// A design's scenario for the lockstep run: the explorer's world at `tasks`, restarts
+/// on, the shared seed, and the chosen kills at the canon's `i % 10 == 3`.
+pub fn scenario(d: Design, tasks: u32, seed: u64, kill_api: bool, kill_worker: bool) -> Scenario {
+    let b = Bounds {
+        tasks,
+        relays: 1,
+        workers: 1,
+        ..Bounds::default()
+    };
+    let mut s = d.scenario(&b);
+    s.seed = seed;
+    s.config.restart_after_ticks = Some(5);
+    s.config.log_cap = 0;
+    let canon = When::TaskIndexMod {
+        modulus: 10,
+        remainder: 3,
+    };
+    if kill_api {
+        s.faults.push(Fault::Kill {
+            process: "api".into(),
+            step: api_after_commit(d),
+            when: canon.clone(),
+            times: None,
+        });
+    }
+    if kill_worker {
+        s.faults.push(Fault::Kill {
+            process: "worker-1".into(),
+            step: Step::Complete,
+            when: canon,
+            times: None,
+        });
+    }
+    s
+}
+
+#[component]
+pub fn Lockstep() -> impl IntoView {
+    let owner = owner_alive();
+    let chosen = RwSignal::new(vec![
+        Design::DualWriteDbFirst,
+        Design::Outbox,
+        Design::OutboxInbox,
+    ]);
+    let tasks = RwSignal::new(20u32);
+    let seed = RwSignal::new(1u64);
+    let kill_api = RwSignal::new(true);
+    let kill_worker = RwSignal::new(true);
+    let counters = RwSignal::new(Vec::<(Design, Counters, bool)>::new());
+    let running = RwSignal::new(false);
+    let form = Form {
+        chosen,
+        tasks,
+        seed,
+        kill_api,
+        kill_worker,
+    };
+    let start = move |_| run_lockstep(owner.clone(), form, counters, running);
+    view! {
+        <div class="lockstep" data-testid="lockstep">
+            <h3 class="proof__subheading">{tr(Key::LsHeading)}</h3>
+            <p>{tr(Key::LsIntro)}</p>
+            <DesignToggles chosen/>
+            <div class="lockstep__choices">
+                <label>{tr(Key::TasksLabel)}
+                    <input type="number" min="1" max="1000" data-testid="ls-tasks" prop:value=move || tasks.get().to_string()
+                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u32>() { tasks.set(v.clamp(1, 1000)) } } />
+                </label>
+                <label>{tr(Key::LsSeed)}
+                    <input type="number" min="0" data-testid="ls-seed" prop:value=move || seed.get().to_string()
+                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u64>() { seed.set(v) } } />
+                </label>
+                <label><input type="checkbox" data-testid="ls-kill-api" prop:checked=move || kill_api.get()
+                    on:change=move |ev| kill_api.set(event_target_checked(&ev)) />{tr(Key::LsKillApi)}</label>
+                <label><input type="checkbox" data-testid="ls-kill-worker" prop:checked=move || kill_worker.get()
+                    on:change=move |ev| kill_worker.set(event_target_checked(&ev)) />{tr(Key::LsKillWorker)}</label>
+                <button type="button" data-testid="ls-run" disabled=move || running.get() on:click=start>{tr(Key::LsRun)}</button>
+            </div>
+            <LockstepTable counters/>
+        </div>
+    }
+}
+
+/// The run's settings, as the form holds them.
+#[derive(Clone, Copy)]
+struct Form {
+    chosen: RwSignal<Vec<Design>>,
+    tasks: RwSignal<u32>,
+    seed: RwSignal<u64>,
+    kill_api: RwSignal<bool>,
+    kill_worker: RwSignal<bool>,
+}
+
+/// Builds a world per chosen design and steps them together, a beat per frame.
+fn run_lockstep(
+    owner: Rc<Cell<bool>>,
+    form: Form,
+    counters: RwSignal<Vec<(Design, Counters, bool)>>,
+    running: RwSignal<bool>,
+) {
+    if running.get_untracked() {
+        return;
+    }
+    let designs = form.chosen.get_untracked();
+    if designs.is_empty() {
+        return;
+    }
+    running.set(true);
+    let worlds: Rc<RefCell<Vec<(Design, World)>>> = Rc::new(RefCell::new(
+        designs
+            .iter()
+            .map(|d| {
+                let s = scenario(
+                    *d,
+                    form.tasks.get_untracked(),
+                    form.seed.get_untracked(),
+                    form.kill_api.get_untracked(),
+                    form.kill_worker.get_untracked(),
+                );
+                (*d, World::new(&s))
+            })
+            .collect(),
+    ));
+    run_in_frames(owner, move |deadline| {
+        let mut ws = worlds.borrow_mut();
+        let busy = beat(&mut ws, deadline);
+        counters.set(
+            ws.iter()
+                .map(|(d, w)| (*d, w.counters(), w.settled()))
+                .collect(),
+        );
+        if !busy {
+            running.set(false);
+        }
+        busy
+    });
+}
+
+/// Up to [`BEAT`] steps of every world not yet settled (until `deadline`); returns whether
+/// any of them moved.
+fn beat(ws: &mut [(Design, World)], deadline: f64) -> bool {
+    let mut busy = true;
+    for _ in 0..BEAT {
+        busy = false;
+        for (_, w) in ws.iter_mut() {
+            if !w.settled() && w.step() {
+                busy = true;
+            }
+        }
+        if !busy || now_ms() > deadline {
+            break;
+        }
+    }
+    busy
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_kills_part_the_designs() {
+        // 20 tasks, the canon's i % 10 == 3 rule: tasks 3 and 13.
+        let run = |d| outbox_model::run(&scenario(d, 20, 1, true, true)).counters();
+        let dual = run(Design::DualWriteDbFirst);
+        assert_eq!((dual.tasks_in_db, dual.lost), (20, 2), "{dual:?}");
+        let outbox = run(Design::Outbox);
+        assert_eq!(outbox.lost, 0, "{outbox:?}");
+        assert!(outbox.duplicate_effects >= 1, "{outbox:?}");
+        let inbox = run(Design::OutboxInbox);
+        assert_eq!((inbox.lost, inbox.duplicate_effects), (0, 0), "{inbox:?}");
+        assert_eq!(inbox.effects, 20);
+    }
+}

@@ -1,0 +1,222 @@
+//! A run out of the page and back in: download it as a trace (JSON), as its scenario, or
+//! as the text of a Rust `#[test]` that replays it with `outbox-model`; import a trace, a
+//! saved run or a scenario from a file. A bad file gets a message and changes nothing.
+
+use leptos::prelude::*;
+use outbox_model::explore::{to_rust_test, Trace};
+use outbox_model::{Action, Scenario};
+use wasm_bindgen::JsCast;
+
+use crate::browser::url::data_url;
+use crate::i18n::{tr, Key};
+use crate::playground::ctl::{use_ctl, Notice};
+use crate::run::sim::{Input, Run, Sim};
+
+/// Longest run offered as a trace (each tick is one action in it).
+pub const MAX_TRACE_ACTIONS: u64 = 20_000;
+
+/// The run as a replayable trace, if it is short enough.
+pub fn trace_of(sim: &Sim) -> Option<Trace> {
+    let mut actions = Vec::new();
+    for i in sim.inputs() {
+        match i {
+            Input::Ticks(n) => {
+                if actions.len() as u64 + n > MAX_TRACE_ACTIONS {
+                    return None;
+                }
+                actions.extend(std::iter::repeat_n(Action::Tick, *n as usize));
+            }
+            Input::Act(a) => actions.push(a.clone()),
+        }
+    }
+    Some(Trace {
+        scenario: sim.scenario.clone(),
+        actions,
+        property: None,
+        final_counters: sim.world.counters(),
+    })
+}
+
+/// Reads a file's text as a trace, a saved run, or a bare scenario; the run it holds.
+pub fn import(text: &str) -> Result<Sim, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let obj = value.as_object().ok_or("not a JSON object")?;
+    if obj.contains_key("actions") {
+        let trace = Trace::from_json(text).map_err(|e| e.to_string())?;
+        Sim::check(&trace.scenario).map_err(|e| e.to_string())?;
+        let mut sim = Sim::new(trace.scenario.clone());
+        for (i, a) in trace.actions.iter().enumerate() {
+            sim.act(a.clone())
+                .map_err(|e| format!("action {}: {e}", i + 1))?;
+        }
+        if sim.world.counters() != trace.final_counters {
+            return Err("the replay does not end with the trace's final_counters".into());
+        }
+        Ok(sim)
+    } else if obj.contains_key("v") {
+        let run: Run = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        Sim::from_run(&run).map_err(|e| e.to_string())
+    } else {
+        let s = Scenario::from_json(text).map_err(|e| e.to_string())?;
+        Sim::check(&s).map_err(|e| e.to_string())?;
+        Ok(Sim::new(s))
+    }
+}
+
+/// Points the clicked link at the file just made; the click then downloads it.
+fn set_href(ev: &leptos::ev::MouseEvent, url: String) {
+    if let Some(a) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    {
+        let _ = a.set_attribute("href", &url);
+    }
+}
+
+#[component]
+pub fn TraceIo() -> impl IntoView {
+    let ctl = use_ctl();
+    // The run's length is cheap to follow; the files themselves are made only when a
+    // link is clicked (a big JSON string 4 times a second would cost frames).
+    let too_long = Memo::new(move |_| {
+        ctl.slow_log.track();
+        ctl.sim.with_value(|s| {
+            s.inputs()
+                .iter()
+                .map(|i| match i {
+                    Input::Ticks(n) => *n,
+                    Input::Act(_) => 1,
+                })
+                .sum::<u64>()
+                > MAX_TRACE_ACTIONS
+        })
+    });
+    let trace_click = move |ev: leptos::ev::MouseEvent| match ctl.sim.with_value(trace_of) {
+        Some(t) => set_href(&ev, data_url(&t.to_json())),
+        None => ev.prevent_default(),
+    };
+    let test_click = move |ev: leptos::ev::MouseEvent| match ctl.sim.with_value(trace_of) {
+        Some(t) => set_href(
+            &ev,
+            data_url(&to_rust_test(&t, "replays_the_playground_run")).replacen(
+                "application/json",
+                "text/x-rust",
+                1,
+            ),
+        ),
+        None => ev.prevent_default(),
+    };
+    let scenario_click = move |ev: leptos::ev::MouseEvent| {
+        set_href(&ev, data_url(&ctl.sim.with_value(|s| s.scenario.to_json())))
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
+            let result = text
+                .ok_or_else(|| "the file could not be read".to_string())
+                .and_then(|t| import(&t));
+            match result {
+                Ok(sim) => {
+                    ctl.replace(sim);
+                    ctl.notice.set(Some(Notice {
+                        key: Key::NoticeImported,
+                        why: String::new(),
+                        error: false,
+                    }));
+                }
+                Err(why) => ctl.notice.set(Some(Notice {
+                    key: Key::NoticeBadTrace,
+                    why,
+                    error: true,
+                })),
+            }
+        });
+    };
+    view! {
+        <div class="trace-io" data-testid="trace-io">
+            <h3 class="proof__subheading">{tr(Key::IoHeading)}</h3>
+            <div class="trace-io__row">
+                <a class="button" download="outbox-trace.json" data-testid="export-trace" href="#" on:click=trace_click>{tr(Key::IoTrace)}</a>
+                <a class="button" download="outbox_trace_test.rs" data-testid="export-test" href="#" on:click=test_click>{tr(Key::IoRustTest)}</a>
+                <a class="button" download="outbox-scenario.json" data-testid="export-scenario" href="#" on:click=scenario_click>{tr(Key::IoScenario)}</a>
+                <label class="trace-io__import">
+                    {tr(Key::IoImport)}
+                    <input type="file" accept=".json,application/json" data-testid="import-file" on:change=on_file/>
+                </label>
+            </div>
+            <Show when=move || too_long.get()>
+                <p>{tr(Key::IoTooLong)}</p>
+            </Show>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_goes_out_as_a_trace_and_comes_back_the_same() {
+        let mut s = outbox_model::preset("canon-dual-write").unwrap();
+        s.workload.tasks = 5;
+        let mut sim = Sim::new(s);
+        sim.ticks(40);
+        let t = trace_of(&sim).expect("a short run is a trace");
+        let back = import(&t.to_json()).expect("imports");
+        assert_eq!(back.world.counters(), sim.world.counters());
+        // A saved run and a bare scenario import too.
+        assert!(import(&crate::run::link::to_json(&sim.to_run())).is_ok());
+        assert!(import(&sim.scenario.to_json()).is_ok());
+    }
+
+    #[test]
+    fn a_playground_run_becomes_a_rust_test_text() {
+        // The page's runs hold armed kills and scheduler ticks, not only steps and kills:
+        // the generator writes those as JSON actions (it once panicked on them).
+        let mut s = outbox_model::preset("canon-dual-write").unwrap();
+        s.workload.tasks = 4;
+        let mut sim = Sim::new(s);
+        sim.act(Action::ArmKill {
+            process: "api".into(),
+            step: outbox_model::Step::QueueAdd,
+            when: outbox_model::scenario::When::Nth { n: 1 },
+            times: Some(1),
+        })
+        .unwrap();
+        sim.ticks(30);
+        let text = to_rust_test(&trace_of(&sim).unwrap(), "replays");
+        assert!(text.contains("fn replays()"));
+        assert!(text.contains("Action::Tick"));
+        assert!(text.contains("\"action\":\"arm_kill\""), "{text}");
+    }
+
+    #[test]
+    fn bad_files_say_why() {
+        assert!(import("not json").unwrap_err().starts_with("not JSON"));
+        assert!(import("[1, 2]").unwrap_err().contains("object"));
+        let mut s = outbox_model::preset("canon-dual-write").unwrap();
+        s.workload.tasks = 2;
+        let mut t = trace_of(&Sim::new(s)).unwrap();
+        t.actions.push(Action::Kill {
+            process: "nobody".into(),
+        });
+        assert!(import(&t.to_json()).is_err());
+        t.actions.clear();
+        t.final_counters.lost = 7;
+        assert!(import(&t.to_json()).unwrap_err().contains("final_counters"));
+    }
+}

@@ -502,7 +502,12 @@ pub(crate) fn json_error_field(text: &str, e: &serde_json::Error) -> String {
         }
         offset += l.len();
     }
-    let upto = (offset + e.column()).min(text.len());
+    let mut upto = (offset + e.column()).min(text.len());
+    // The position can fall inside a multi-byte character (`{"name": é}`): slice at the
+    // character's start, never through it.
+    while !text.is_char_boundary(upto) {
+        upto -= 1;
+    }
     let head = &text[..upto];
     let mut keys = head.rmatch_indices("\":").map(|(i, _)| i);
     if let Some(end) = keys.next() {

@@ -64,3 +64,40 @@ fn a_scenario_file_runs_and_a_bad_one_exits_2_naming_the_field() {
     assert_eq!(code, 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue #26: a non-ASCII value where JSON expects one (`{"name": é}`) panicked while the
+/// error's field was looked up (a slice through the middle of `é`); a scenario asking for
+/// u64::MAX ticks with a poison event (the relay retries it forever) never ended.
+#[test]
+fn hostile_files_end_with_a_message() {
+    let dir = std::env::temp_dir().join(format!("outbox-sim-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, text) in [
+        r#"{"name": é}"#,
+        "{\"name\": \"x\", \"seed\": ё}",
+        "{\"é\": 1}",
+        "\u{feff}{}",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let f = dir.join(format!("bad{i}.json"));
+        std::fs::write(&f, text).unwrap();
+        let (code, _, err) = sim(&["run", f.to_str().unwrap()]);
+        assert_eq!(code, 2, "{text}: {err}");
+        assert!(err.starts_with("outbox-sim: bad scenario"), "{text}: {err}");
+    }
+    let f = dir.join("forever.json");
+    let forever = r#"{"name":"forever","max_ticks":18446744073709551615,
+        "workload":{"tasks":3},"faults":[{"fault":"fail_publish","event":1,"times":4294967295}]}"#;
+    std::fs::write(&f, forever).unwrap();
+    let started = std::time::Instant::now();
+    let (code, out, err) = sim(&["run", f.to_str().unwrap(), "--max-ticks", "100000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("stopped at tick"), "{err}");
+    let c: outbox_model::Counters = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(c.tasks_in_db, 3);
+    assert!(started.elapsed().as_secs() < 30);
+    let (code, _, _) = sim(&["run", f.to_str().unwrap(), "--max-ticks", "lots"]);
+    assert_eq!(code, 2);
+}

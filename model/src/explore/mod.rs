@@ -84,6 +84,7 @@ mod design;
 mod key_hash;
 mod matrix;
 mod property;
+mod rust_text;
 mod search;
 mod trace;
 

@@ -116,7 +116,7 @@ mod tests {
 
     #[test]
     fn comments_and_identifiers_hold_no_line_break() {
-        assert_eq!(comment_text("a\nb\r\u{2028}c\u{202e}"), "a?b???c?");
+        assert_eq!(comment_text("a\nb\r\u{2028}c\u{202e}"), "a?b??c?");
         assert_eq!(identifier("Replays the run!"), "replays_the_run_");
         assert_eq!(identifier("1x"), "t_1x");
         assert_eq!(identifier(""), "t_");

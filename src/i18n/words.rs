@@ -387,7 +387,7 @@ mod step_ids {
         // Every step some program of some preset uses.
         for s in outbox_model::presets() {
             let w = outbox_model::World::new(&s);
-            for p in &w.procs {
+            for p in w.procs() {
                 steps.extend(p.program.iter().copied());
             }
         }

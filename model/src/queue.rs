@@ -317,12 +317,28 @@ impl Queue {
         (j.state == JobState::Active && j.token == token).then_some(s)
     }
 
-    /// `moveToCompleted`. Fails ("Missing lock for job") when the lock was lost.
+    /// `locked_slot`, and at `now` the lock has not run out yet.
+    fn held_slot(&self, key: JobKey, token: u64, now: Option<u64>) -> Option<u32> {
+        let s = self.locked_slot(key, token)?;
+        let expired = matches!((now, self.at(s).lock_until), (Some(now), Some(t)) if t <= now);
+        (!expired).then_some(s)
+    }
+
+    /// `moveToCompleted` by a worker that still renews its lock (every worker in a
+    /// `World`: a dead one never completes). Fails ("Missing lock for job") when the lock
+    /// was lost.
     pub fn complete(&mut self, key: JobKey, token: u64) -> bool {
+        self.complete_at(key, token, None)
+    }
+
+    /// `moveToCompleted` at `now` (`Some`), by a worker whose lock may have run out: once
+    /// it has, BullMQ refuses ("Missing lock for job … moveToFinished") even before the
+    /// stalled check moves the job back, and the job stays active until then.
+    pub fn complete_at(&mut self, key: JobKey, token: u64, now: Option<u64>) -> bool {
         if self.health != Health::Up {
             return false;
         }
-        let Some(s) = self.locked_slot(key, token) else {
+        let Some(s) = self.held_slot(key, token, now) else {
             return false;
         };
         if self.opts.remove_on_complete {
@@ -336,7 +352,12 @@ impl Queue {
 
     /// `moveToFailed` after the processor threw (attempts: 1).
     pub fn fail(&mut self, key: JobKey, token: u64) -> bool {
-        let Some(s) = self.locked_slot(key, token) else {
+        self.fail_at(key, token, None)
+    }
+
+    /// `moveToFailed` at `now`: refused, like `complete_at`, once the lock ran out.
+    pub fn fail_at(&mut self, key: JobKey, token: u64, now: Option<u64>) -> bool {
+        let Some(s) = self.held_slot(key, token, now) else {
             return false;
         };
         if self.opts.remove_on_fail {
@@ -635,6 +656,20 @@ mod tests {
             AddResult::Duplicate(_)
         ));
         q.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn complete_after_the_lock_ran_out_is_refused_before_the_check() {
+        let mut q = Queue::new(QueueOptions::default());
+        q.add(EventId(1), 0, true);
+        let (k, t) = q.take(ProcId(0)).unwrap();
+        q.worker_died(ProcId(0), 0);
+        assert!(!q.complete_at(k, t, Some(30)));
+        assert_eq!(q.job(k).unwrap().state, JobState::Active);
+        assert_eq!(
+            q.check_stalled(30),
+            vec![StallOutcome::BackToWait(EventId(1))]
+        );
     }
 
     #[test]

@@ -5,8 +5,10 @@
 //! - `removeOnComplete` / `removeOnFail` delete the job, and with it the id: a republish
 //!   after that makes a new job.
 //! - An active job whose worker died keeps its lock until the lock expires; the stalled
-//!   checker then moves it back to wait (`stalledCount + 1`), or to failed once it has
-//!   stalled more than `maxStalledCount` times.
+//!   checker then moves it back to the head of wait (`stalledCount + 1`). Once it has
+//!   stalled more than `maxStalledCount` times it still goes back to wait, marked with a
+//!   deferred failure ("job stalled more than allowable limit"), and fails when a worker
+//!   next picks it up, without being processed (BullMQ 6.3.16).
 //! - Redis can be down: `add` fails fast, or hangs until Redis is back.
 
 use crate::ids::{EventId, ProcId};
@@ -44,6 +46,8 @@ pub struct Job {
     /// When the lock of a dead worker runs out (None while its worker is alive).
     pub lock_until: Option<u64>,
     pub stalled_count: u32,
+    /// Times a worker took the job (BullMQ's `attemptsStarted`), the pickup that fails a
+    /// deferred failure included.
     pub deliveries: u32,
 }
 
@@ -119,6 +123,10 @@ pub struct Queue {
     counts: [u64; 4],
     /// Jobs whose lock runs out (`lock_until` set): the stalled checker has work only then.
     lock_timers: u64,
+    /// Slots of the waiting jobs that stalled more than `max_stalled_count` times: the
+    /// next worker that takes one fails it, unprocessed (BullMQ's deferred failure,
+    /// `defa`). Kept here, not in `Job`, so a job's printed form is as before.
+    deferred: Vec<u32>,
 }
 
 const NO_SLOT: u32 = u32::MAX;
@@ -140,6 +148,7 @@ impl Queue {
             created_order_cap: 1000,
             counts: [0; 4],
             lock_timers: 0,
+            deferred: Vec::new(),
         }
     }
 
@@ -204,6 +213,7 @@ impl Queue {
             return;
         };
         self.free.push(slot);
+        self.deferred.retain(|&d| d != slot);
         self.counts[Self::slot(j.state)] -= 1;
         if j.lock_until.is_some() {
             self.lock_timers -= 1;
@@ -285,11 +295,23 @@ impl Queue {
     }
 
     /// The worker's blocking fetch: the oldest waiting job becomes active, locked to it.
+    /// A job with a deferred failure on the way is failed, not handed over (BullMQ's
+    /// worker fails it without calling the processor and fetches the next one).
     pub fn take(&mut self, worker: ProcId) -> Option<(JobKey, u64)> {
         if self.health != Health::Up {
             return None;
         }
-        let slot = self.waiting.pop_front()?;
+        let mut slot = self.waiting.pop_front()?;
+        while let Some(i) = self.deferred.iter().position(|&d| d == slot) {
+            self.deferred.swap_remove(i);
+            self.at_mut(slot).deliveries += 1;
+            if self.opts.remove_on_fail {
+                self.remove_at(slot);
+            } else {
+                self.set_state_at(slot, JobState::Failed);
+            }
+            slot = self.waiting.pop_front()?;
+        }
         self.set_state_at(slot, JobState::Active);
         let token = self.next_token;
         self.next_token += 1;
@@ -411,18 +433,15 @@ impl Queue {
             let stalled_count = j.stalled_count;
             self.lock_timers -= 1;
             if stalled_count > self.opts.max_stalled_count {
+                // Failed, but only when a worker next takes it (`take`).
                 out.push(StallOutcome::Failed(ev));
-                if self.opts.remove_on_fail {
-                    self.remove_at(s);
-                } else {
-                    self.set_state_at(s, JobState::Failed);
-                }
+                self.deferred.push(s);
             } else {
                 out.push(StallOutcome::BackToWait(ev));
-                self.set_state_at(s, JobState::Waiting);
-                // Stalled jobs go back to the head of the line.
-                self.waiting.push_front(s);
             }
+            self.set_state_at(s, JobState::Waiting);
+            // Stalled jobs go back to the head of the line.
+            self.waiting.push_front(s);
         }
         out
     }
@@ -455,6 +474,7 @@ impl Queue {
         self.autos.clear();
         self.counts = [0; 4];
         self.lock_timers = 0;
+        self.deferred.clear();
         evs
     }
 
@@ -483,11 +503,23 @@ impl Queue {
     /// Whether some job can still hand this event to a worker (waiting or active).
     #[inline]
     pub fn can_deliver(&self, ev: EventId) -> bool {
-        let live = |j: &Job| matches!(j.state, JobState::Waiting | JobState::Active);
+        let live = |j: &Job| match j.state {
+            JobState::Waiting => !self.has_deferred_failure(j.key),
+            JobState::Active => true,
+            _ => false,
+        };
         if self.job(JobKey::Event(ev.0)).is_some_and(live) {
             return true;
         }
         !self.autos.is_empty() && self.jobs_for(ev).any(live)
+    }
+
+    /// The job waits with a deferred failure: the next worker to take it fails it.
+    pub fn has_deferred_failure(&self, key: JobKey) -> bool {
+        !self.deferred.is_empty()
+            && self
+                .slot_of(key)
+                .is_some_and(|s| self.deferred.contains(&s))
     }
 
     /// Every job, in key order.
@@ -589,7 +621,9 @@ impl Queue {
             h.write_u32(r);
             h.write_u32(j.event.0);
             h.write_u32(j.summa);
-            h.write_u8(j.state as u8);
+            // A deferred failure marks the state byte (unmarked bytes hash as before).
+            let deferred = self.has_deferred_failure(j.key) as u8;
+            h.write_u8(j.state as u8 | deferred << 4);
             h.write_u16(j.worker.map_or(u16::MAX, proc_name));
             h.write_u64(j.lock_until.map_or(u64::MAX, |t| t.saturating_sub(tick)));
             h.write_u32(j.stalled_count);
@@ -650,6 +684,12 @@ mod tests {
         q.take(ProcId(0)).unwrap();
         q.worker_died(ProcId(0), 30);
         assert_eq!(q.check_stalled(60), vec![StallOutcome::Failed(EventId(1))]);
+        // Back in wait with a deferred failure: the next fetch fails it and gets nothing.
+        assert_eq!(q.job(JobKey::Event(1)).unwrap().state, JobState::Waiting);
+        assert!(!q.can_deliver(EventId(1)));
+        assert_eq!(q.take(ProcId(1)), None);
+        let j = q.job(JobKey::Event(1)).unwrap();
+        assert_eq!((j.state, j.deliveries), (JobState::Failed, 3));
         // The failed set keeps the id: a republish is swallowed.
         assert!(matches!(
             q.add(EventId(1), 0, true),

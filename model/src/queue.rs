@@ -10,6 +10,8 @@
 //!   deferred failure ("job stalled more than allowable limit"), and fails when a worker
 //!   next picks it up, without being processed (BullMQ 6.3.16).
 //! - Redis can be down: `add` fails fast, or hangs until Redis is back.
+//! - Redis can restart: without persistence every job and id is gone; with
+//!   `appendonly yes` every job survives as it was.
 
 use crate::ids::{EventId, ProcId};
 use serde::{Deserialize, Serialize};
@@ -59,6 +61,16 @@ pub enum Health {
     DownFailFast,
     /// Redis accepts the connection but never answers: `add` does not return.
     DownHang,
+}
+
+/// How Redis keeps its data across a restart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Persistence {
+    /// `--save '' --appendonly no` (the lesson's Redis): a restart starts empty.
+    Off,
+    /// `--appendonly yes --appendfsync always`: every acknowledged write survives.
+    AppendOnly,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -463,6 +475,16 @@ impl Queue {
         out
     }
 
+    /// Redis restarted: without persistence everything is gone (`lose_everything`); with
+    /// `appendonly yes` every job, id, state and wait position survives, and a lock's
+    /// expiry is absolute, so nothing else changes. The events whose jobs were lost.
+    pub fn restart(&mut self, persistence: Persistence) -> Vec<EventId> {
+        match persistence {
+            Persistence::Off => self.lose_everything(),
+            Persistence::AppendOnly => Vec::new(),
+        }
+    }
+
     /// Redis restarted without persistence: everything is gone.
     pub fn lose_everything(&mut self) -> Vec<EventId> {
         let evs = self.jobs().map(|j| j.event).collect();
@@ -512,6 +534,11 @@ impl Queue {
             return true;
         }
         !self.autos.is_empty() && self.jobs_for(ev).any(live)
+    }
+
+    /// The wait list in the order workers will take it, deferred failures included.
+    pub fn wait_list(&self) -> impl Iterator<Item = JobKey> + '_ {
+        self.waiting.iter().map(|&s| self.at(s).key)
     }
 
     /// The job waits with a deferred failure: the next worker to take it fails it.
@@ -710,6 +737,19 @@ mod tests {
             q.check_stalled(30),
             vec![StallOutcome::BackToWait(EventId(1))]
         );
+    }
+
+    #[test]
+    fn a_restart_loses_jobs_only_without_persistence() {
+        let mut q = Queue::new(QueueOptions::default());
+        q.add(EventId(1), 0, true);
+        assert!(q.restart(Persistence::AppendOnly).is_empty());
+        assert!(matches!(
+            q.add(EventId(1), 0, true),
+            AddResult::Duplicate(_)
+        ));
+        assert_eq!(q.restart(Persistence::Off), vec![EventId(1)]);
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Created(_)));
     }
 
     #[test]

@@ -31,12 +31,12 @@ fn fail_fast_client_is_refused_at_once() {
     });
     let model = d.model_add(2);
     d.same("add 2 while Redis refuses connections", bull, model);
-    println!(
+    d.print(format!(
         "queue-truth: {:<22} {:<46} rejected in {} ms",
         "down-fail-fast",
         "",
         took.as_millis()
-    );
+    ));
     assert!(took < Duration::from_secs(1), "fail fast took {took:?}");
     redis.up();
     d.m.health = Health::Up;
@@ -86,11 +86,11 @@ fn default_client_waits_for_redis() {
     // through by itself.
     let model = d.model_add(2);
     d.same("the waiting add returns once Redis is back", bull, model);
-    println!(
+    d.print(format!(
         "queue-truth: {:<22} {:<46} returned {} ms after Redis came back",
         "down-hang",
         "",
         took.as_millis()
-    );
+    ));
     d.snapshot("state");
 }

@@ -142,6 +142,9 @@ pub struct Duo {
     pub now: u64,
     /// The lock token each model worker holds, by worker.
     held: Vec<(u8, JobKey, u64)>,
+    /// The printed table, kept until the scenario ends (or fails) and printed in one
+    /// piece, so scenarios running in parallel do not interleave.
+    lines: std::cell::RefCell<Vec<String>>,
 }
 
 impl Duo {
@@ -181,13 +184,21 @@ impl Duo {
             name,
             now: 0,
             held: Vec::new(),
+            lines: Default::default(),
         }
+    }
+
+    /// Adds a line to the scenario's printed table.
+    pub fn print(&self, line: String) {
+        self.lines.borrow_mut().push(line);
     }
 
     /// Prints one step's two answers and insists they agree.
     pub fn same<T: fmt::Debug + PartialEq>(&self, step: &str, bull: T, model: T) -> T {
         let name = self.name;
-        println!("queue-truth: {name:<22} {step:<46} bullmq={bull:?} model={model:?}");
+        self.print(format!(
+            "queue-truth: {name:<22} {step:<46} bullmq={bull:?} model={model:?}"
+        ));
         assert_eq!(bull, model, "{name}: {step}: BullMQ and the model disagree");
         bull
     }
@@ -195,7 +206,9 @@ impl Duo {
     /// Prints a step only BullMQ answers (the model has no such thing), with why.
     pub fn bull_only(&self, step: &str, bull: &dyn fmt::Debug, why: &str) {
         let name = self.name;
-        println!("queue-truth: {name:<22} {step:<46} bullmq={bull:?} ({why})");
+        self.print(format!(
+            "queue-truth: {name:<22} {step:<46} bullmq={bull:?} ({why})"
+        ));
     }
 
     fn model_added(r: AddResult) -> Added {
@@ -405,8 +418,11 @@ impl Duo {
         let (bull, raw) = self.bull_snapshot();
         let model = self.model_snapshot();
         let name = self.name;
-        println!("queue-truth: {name:<22} {step:<46} bullmq: {bull}");
-        println!("queue-truth: {name:<22} {:<46} model:  {model}", "");
+        self.print(format!("queue-truth: {name:<22} {step:<46} bullmq: {bull}"));
+        self.print(format!(
+            "queue-truth: {name:<22} {:<46} model:  {model}",
+            ""
+        ));
         assert_eq!(bull, model, "{name}: {step}: BullMQ and the model disagree");
         raw
     }
@@ -420,6 +436,14 @@ impl Duo {
             .find(|j| j["id"] == job_id(e).as_str())
             .cloned()
             .unwrap_or(Value::Null)
+    }
+}
+
+impl Drop for Duo {
+    fn drop(&mut self) {
+        let mut table = self.lines.take().join("\n");
+        table.push('\n');
+        print!("{table}");
     }
 }
 

@@ -1,6 +1,8 @@
 //! A throwaway redis-server for one test run: loopback only, on a free port, in a temp
 //! folder, with no persistence (`--save '' --appendonly no`). It runs as a child of ours;
-//! dropping the guard kills it (by its pid) and deletes the folder.
+//! dropping the guard kills it (by its pid) and deletes the folder. A Ctrl-C reaches the
+//! server with the rest of the process group, but skips our `Drop`: the next start
+//! deletes the folders left by runs whose process is gone.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -35,6 +37,7 @@ pub struct TempRedis {
 impl TempRedis {
     pub fn start() -> Result<TempRedis> {
         let server = find_server().ok_or("no redis-server (the set-up installs it)")?;
+        sweep_stale("outbox-redis-");
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())
@@ -67,6 +70,29 @@ impl TempRedis {
 
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}", self.port)
+    }
+}
+
+/// Deletes temp folders named `PREFIX<pid>-…` whose process no longer runs.
+fn sweep_stale(prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !std::path::Path::new(&format!("/proc/{pid}")).exists()
+            && std::fs::remove_dir_all(entry.path()).is_ok()
+        {
+            println!("removed {} (left by a stopped run)", entry.path().display());
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 //! A redis-server of the test's own, for the scenarios that stop or restart Redis (the
 //! shared one from `OUTBOX_REDIS_URL` must stay up for the others). Loopback only, on a
-//! free port, in a temp folder; dropping the guard kills it and deletes the folder.
+//! free port, in a temp folder; dropping the guard kills it and deletes the folder. A
+//! Ctrl-C reaches the server with the rest of the process group but skips `Drop`: a start
+//! deletes the folders of runs whose process is gone.
 
 use outbox_model::queue::Persistence;
 use std::net::{TcpListener, TcpStream};
@@ -32,6 +34,7 @@ impl RedisServer {
             .port();
         let dir =
             std::env::temp_dir().join(format!("outbox-queue-truth-{}-{port}", std::process::id()));
+        sweep_stale();
         std::fs::create_dir_all(&dir).expect("temp folder");
         let mut r = RedisServer {
             child: None,
@@ -96,6 +99,26 @@ impl RedisServer {
     pub fn restart(&mut self) {
         self.down();
         self.up();
+    }
+}
+
+/// Deletes `outbox-queue-truth-<pid>-…` folders whose process no longer runs.
+fn sweep_stale() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("outbox-queue-truth-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
     }
 }
 

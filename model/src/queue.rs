@@ -3,7 +3,8 @@
 //!   ignored: BullMQ hands back the existing job. That is the relay's first line of
 //!   defence against its own republishes.
 //! - `removeOnComplete` / `removeOnFail` delete the job, and with it the id: a republish
-//!   after that makes a new job.
+//!   after that makes a new job. With a count N, the newest N finished jobs are kept and
+//!   older ones deleted as others finish.
 //! - An active job whose worker died keeps its lock until the lock expires; the stalled
 //!   checker then moves it back to the head of wait (`stalledCount + 1`). Once it has
 //!   stalled more than `maxStalledCount` times it still goes back to wait, marked with a
@@ -78,6 +79,13 @@ pub enum Persistence {
 pub struct QueueOptions {
     pub remove_on_complete: bool,
     pub remove_on_fail: bool,
+    /// `removeOnComplete: N` (with `remove_on_complete` false): keep the newest N
+    /// completed jobs; the older ones, and their ids, go as others complete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keep_completed: Option<u32>,
+    /// `removeOnFail: N` (with `remove_on_fail` false): the same for failed jobs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keep_failed: Option<u32>,
     /// BullMQ's default is 1.
     pub max_stalled_count: u32,
     pub lock_duration_ticks: u64,
@@ -89,6 +97,8 @@ impl Default for QueueOptions {
         QueueOptions {
             remove_on_complete: false,
             remove_on_fail: false,
+            keep_completed: None,
+            keep_failed: None,
             max_stalled_count: 1,
             lock_duration_ticks: 30,
             stalled_interval_ticks: 30,
@@ -139,6 +149,9 @@ pub struct Queue {
     /// next worker that takes one fails it, unprocessed (BullMQ's deferred failure,
     /// `defa`). Kept here, not in `Job`, so a job's printed form is as before.
     deferred: Vec<u32>,
+    /// Completed and failed jobs' slots, oldest finish first, while `keep_completed` /
+    /// `keep_failed` count them.
+    finished: [VecDeque<u32>; 2],
 }
 
 const NO_SLOT: u32 = u32::MAX;
@@ -161,6 +174,7 @@ impl Queue {
             counts: [0; 4],
             lock_timers: 0,
             deferred: Vec::new(),
+            finished: Default::default(),
         }
     }
 
@@ -226,6 +240,11 @@ impl Queue {
         };
         self.free.push(slot);
         self.deferred.retain(|&d| d != slot);
+        for f in &mut self.finished {
+            if !f.is_empty() {
+                f.retain(|&d| d != slot);
+            }
+        }
         self.counts[Self::slot(j.state)] -= 1;
         if j.lock_until.is_some() {
             self.lock_timers -= 1;
@@ -321,6 +340,7 @@ impl Queue {
                 self.remove_at(slot);
             } else {
                 self.set_state_at(slot, JobState::Failed);
+                self.keep_newest(1, slot);
             }
             slot = self.waiting.pop_front()?;
         }
@@ -380,8 +400,22 @@ impl Queue {
         } else {
             self.set_state_at(s, JobState::Completed);
             self.at_mut(s).worker = None;
+            self.keep_newest(0, s);
         }
         true
+    }
+
+    /// `removeOnComplete` / `removeOnFail` with a count: `s` just finished; the oldest
+    /// finished jobs past the count are deleted (set 0 completed, 1 failed).
+    fn keep_newest(&mut self, set: usize, s: u32) {
+        let Some(n) = [self.opts.keep_completed, self.opts.keep_failed][set] else {
+            return;
+        };
+        self.finished[set].push_back(s);
+        while self.finished[set].len() > n as usize {
+            let old = self.finished[set].pop_front().expect("finished job");
+            self.remove_at(old);
+        }
     }
 
     /// `moveToFailed` after the processor threw (attempts: 1).
@@ -399,6 +433,7 @@ impl Queue {
         } else {
             self.set_state_at(s, JobState::Failed);
             self.at_mut(s).worker = None;
+            self.keep_newest(1, s);
         }
         true
     }
@@ -465,6 +500,7 @@ impl Queue {
         }
         let failed = self.slots_where(|j| j.state == JobState::Failed);
         let mut out = Vec::new();
+        self.finished[1].clear();
         for s in failed {
             self.set_state_at(s, JobState::Waiting);
             let j = self.at_mut(s);
@@ -497,6 +533,7 @@ impl Queue {
         self.counts = [0; 4];
         self.lock_timers = 0;
         self.deferred.clear();
+        self.finished = Default::default();
         evs
     }
 
@@ -750,6 +787,27 @@ mod tests {
         ));
         assert_eq!(q.restart(Persistence::Off), vec![EventId(1)]);
         assert!(matches!(q.add(EventId(1), 0, true), AddResult::Created(_)));
+    }
+
+    #[test]
+    fn remove_on_complete_with_a_count_keeps_the_newest() {
+        let mut q = Queue::new(QueueOptions {
+            keep_completed: Some(2),
+            ..QueueOptions::default()
+        });
+        for e in 1..=3 {
+            q.add(EventId(e), 0, true);
+            let (k, t) = q.take(ProcId(0)).unwrap();
+            assert!(q.complete(k, t));
+        }
+        assert!(q.job(JobKey::Event(1)).is_none());
+        assert_eq!(q.count(JobState::Completed), 2);
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Created(_)));
+        assert!(matches!(
+            q.add(EventId(2), 0, true),
+            AddResult::Duplicate(_)
+        ));
+        q.check_invariants().unwrap();
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Case 1: `add` with a jobId that exists is ignored in every state; removeOnComplete and
-//! removeOnFail free the id.
+//! removeOnFail free the id, at once (`true`) or once newer jobs push it out (a count).
 
 use crate::harness::{Added, Duo, Opts};
 use serde_json::json;
@@ -64,5 +64,48 @@ fn remove_on_fail_frees_the_id() {
     d.fail("w1's processor throws", 1);
     d.snapshot("after fail (removed)");
     assert_eq!(d.add("republish of 1", 1), created(1));
+    d.snapshot("state");
+}
+
+/// Finishes jobs 1..=n one by one with worker 1 (completes, or fails), a few ms apart:
+/// BullMQ orders finished jobs by their finish time in ms (ties by id).
+fn finish_each(d: &mut Duo, n: u32, complete: bool) {
+    for e in 1..=n {
+        d.add(&format!("add {e}"), e);
+        d.take(&format!("w1 takes {e}"), 1);
+        if complete {
+            d.complete(&format!("w1 completes {e}"), 1);
+        } else {
+            d.fail(&format!("w1's processor throws on {e}"), 1);
+        }
+        d.sleep(5);
+    }
+}
+
+#[test]
+fn remove_on_complete_count_keeps_the_newest() {
+    let opts = Opts {
+        keep_completed: Some(2),
+        ..Opts::default()
+    };
+    let mut d = Duo::new("dedup-keep-2-completed", opts);
+    finish_each(&mut d, 3, true);
+    d.snapshot("removeOnComplete: 2, three completed");
+    assert_eq!(d.add("republish of 1 (pushed out)", 1), created(1));
+    assert_eq!(d.add("republish of 2 (kept)", 2), existing(2));
+    d.snapshot("state");
+}
+
+#[test]
+fn remove_on_fail_count_keeps_the_newest() {
+    let opts = Opts {
+        keep_failed: Some(1),
+        ..Opts::default()
+    };
+    let mut d = Duo::new("dedup-keep-1-failed", opts);
+    finish_each(&mut d, 2, false);
+    d.snapshot("removeOnFail: 1, two failed");
+    assert_eq!(d.add("republish of 1 (pushed out)", 1), created(1));
+    assert_eq!(d.add("republish of 2 (kept)", 2), existing(2));
     d.snapshot("state");
 }

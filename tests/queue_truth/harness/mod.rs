@@ -51,6 +51,9 @@ pub fn shared_url() -> String {
 pub struct Opts {
     pub remove_on_complete: bool,
     pub remove_on_fail: bool,
+    /// `removeOnComplete: N` / `removeOnFail: N` (in place of `true`/`false`).
+    pub keep_completed: Option<u32>,
+    pub keep_failed: Option<u32>,
     pub max_stalled_count: u32,
     /// The producer's client: false is `enableOfflineQueue: false` (fail fast).
     pub offline_queue: bool,
@@ -61,6 +64,8 @@ impl Default for Opts {
         Opts {
             remove_on_complete: false,
             remove_on_fail: false,
+            keep_completed: None,
+            keep_failed: None,
             max_stalled_count: 1,
             offline_queue: true,
         }
@@ -165,8 +170,8 @@ impl Duo {
                     "lockDuration": LOCK_MS,
                     "stalledInterval": STALLED_INTERVAL_MS,
                     "maxStalledCount": opts.max_stalled_count,
-                    "removeOnComplete": opts.remove_on_complete,
-                    "removeOnFail": opts.remove_on_fail,
+                    "removeOnComplete": opts.keep_completed.map_or(json!(opts.remove_on_complete), |n| json!(n)),
+                    "removeOnFail": opts.keep_failed.map_or(json!(opts.remove_on_fail), |n| json!(n)),
                     "offlineQueue": opts.offline_queue,
                 }
             }),
@@ -174,6 +179,8 @@ impl Duo {
         let m = Queue::new(QueueOptions {
             remove_on_complete: opts.remove_on_complete,
             remove_on_fail: opts.remove_on_fail,
+            keep_completed: opts.keep_completed,
+            keep_failed: opts.keep_failed,
             max_stalled_count: opts.max_stalled_count,
             lock_duration_ticks: LOCK_MS,
             stalled_interval_ticks: STALLED_INTERVAL_MS,

@@ -3,6 +3,8 @@
 //! "refuses"); with the default (ioredis' offline queue) it waits for Redis and adds the
 //! job once Redis is back (the model's `DownHang`, "hangs"). Redis runs with
 //! `appendonly yes` here, so the outage itself loses nothing, as in the model's fault.
+//! A Redis that accepts connections but does not answer (`CLIENT PAUSE`) hangs even the
+//! fail-fast client: `DownHang` too.
 
 use crate::harness::{job_id, timed, Added, Duo, Opts, Persistence, RedisServer};
 use outbox_model::queue::Health;
@@ -92,5 +94,35 @@ fn default_client_waits_for_redis() {
         "",
         took.as_millis()
     ));
+    d.snapshot("state");
+}
+
+#[test]
+fn silent_redis_hangs_even_the_fail_fast_client() {
+    let q = "down-silent";
+    let opts = Opts {
+        offline_queue: false,
+        ..Opts::default()
+    };
+    // A server of its own: a pause stops every client of the server.
+    let redis = RedisServer::start(Persistence::AppendOnly);
+    let mut d = Duo::on(q, &redis.url(), opts);
+    d.add("add 1", 1);
+    d.bull.call("pause", q, json!({ "ms": 2500 }));
+    d.m.health = Health::DownHang;
+    let id = d
+        .bull
+        .send("add", q, json!({ "jobId": job_id(2), "event": 2 }));
+    let bull = match d.bull.wait(id, Duration::from_millis(1500)) {
+        None => Added::Hangs,
+        Some(v) => Duo::bull_added(&v),
+    };
+    let model = d.model_add(2);
+    d.same("add 2 while Redis is silent (1.5 s)", bull, model);
+    d.m.health = Health::Up;
+    let v = d.bull.wait(id, Duration::from_secs(10));
+    let bull = v.map_or(Added::Hangs, |v| Duo::bull_added(&v));
+    let model = d.model_add(2);
+    d.same("the add returns once Redis answers again", bull, model);
     d.snapshot("state");
 }

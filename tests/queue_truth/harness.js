@@ -169,6 +169,14 @@ async function state(req) {
   return { counts, jobs, wait };
 }
 
+// Redis that accepts connections but does not answer, for `ms` (CLIENT PAUSE: it ends
+// by itself, so nothing is left frozen if the test dies).
+async function pause(req) {
+  const { raw } = get(req.q);
+  await raw.call('CLIENT', 'PAUSE', String(req.ms), 'ALL');
+  return {};
+}
+
 async function close(req) {
   const q = open.get(req.q);
   if (!q) return {};
@@ -178,7 +186,7 @@ async function close(req) {
 }
 
 const ops = { open: openQueue, add, take, complete: (r) => finish(r, 'complete'),
-  fail: (r) => finish(r, 'fail'), stalled, state, close,
+  fail: (r) => finish(r, 'fail'), stalled, state, pause, close,
   version: async () => ({ bullmq: require('bullmq/package.json').version,
     ioredis: require('ioredis/package.json').version, node: process.version }) };
 

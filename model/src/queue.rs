@@ -58,9 +58,13 @@ pub struct Job {
 #[serde(rename_all = "snake_case")]
 pub enum Health {
     Up,
-    /// Connection refused: `add` rejects at once.
+    /// Connection refused, and the relay's client fails fast (ioredis
+    /// `enableOfflineQueue: false`): `add` rejects at once ("Stream isn't writeable and
+    /// enableOfflineQueue options is false").
     DownFailFast,
-    /// Redis accepts the connection but never answers: `add` does not return.
+    /// `add` does not return until Redis answers again: Redis down with the default
+    /// client (ioredis queues the command and sends it on reconnect, so the job is added
+    /// then), or Redis accepting connections but not answering, whatever the client.
     DownHang,
 }
 

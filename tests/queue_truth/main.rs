@@ -4,9 +4,10 @@
 //! Each scenario is a schedule of queue operations (add with a jobId, a worker's fetch,
 //! complete, fail, the stalled-jobs check, time passing, Redis going away or restarting),
 //! applied to BullMQ through `harness.js` (a node process) and to the model's queue. After
-//! each operation the answers — the result of `add`, what a worker got, the stalled
-//! check's ids, and the queue's state (job ids and states, counts, the wait order,
-//! attempts started, times stalled) — are printed side by side and must agree.
+//! each operation its answers — the result of `add`, what a worker got, the stalled
+//! check's ids, complete/fail — are printed side by side and must agree, and so must the
+//! queue's state (job ids and states, counts, the wait order, attempts started, times
+//! stalled), which is printed at the scenario's marked points.
 //!
 //! `cargo xtask test` starts a redis-server (`OUTBOX_REDIS_URL`), names its binary for the
 //! scenarios that restart Redis (`OUTBOX_REDIS_SERVER`) and the node_modules folder with

@@ -249,7 +249,9 @@ impl Duo {
             .call("add", q, json!({ "jobId": job_id(event), "event": event }));
         let bull = Self::bull_added(&v);
         let model = Self::model_added(self.m.add(EventId(event), event, true));
-        self.same(step, bull, model)
+        let agreed = self.same(step, bull, model);
+        self.same_state(step);
+        agreed
     }
 
     /// The model's half of an `add` (for steps whose BullMQ half is driven by hand).
@@ -282,7 +284,9 @@ impl Duo {
             self.held.push((w, k, t));
             self.m.worker_died(ProcId(w), self.now);
         }
-        self.same(step, bull, model)
+        let agreed = self.same(step, bull, model);
+        self.same_state(step);
+        agreed
     }
 
     fn held(&mut self, w: u8) -> (JobKey, u64) {
@@ -314,6 +318,7 @@ impl Duo {
         let bull = if message.is_some() { "refused" } else { "done" };
         let model = if done { "done" } else { "refused" };
         self.same(step, bull, model);
+        self.same_state(step);
         message
     }
 
@@ -346,7 +351,9 @@ impl Duo {
             })
             .collect();
         model.sort();
-        self.same(step, bull, model)
+        let agreed = self.same(step, bull, model);
+        self.same_state(step);
+        agreed
     }
 
     /// Lets `ms` pass on both sides.
@@ -418,6 +425,26 @@ impl Duo {
             ],
             next,
         }
+    }
+
+    /// After every operation: both states compared, printed only when they disagree
+    /// (`snapshot` prints them).
+    fn same_state(&mut self, step: &str) {
+        let (bull, _) = self.bull_snapshot();
+        let model = self.model_snapshot();
+        if bull != model {
+            let name = self.name;
+            self.print(format!("queue-truth: {name:<22} {step:<46} bullmq: {bull}"));
+            self.print(format!(
+                "queue-truth: {name:<22} {:<46} model:  {model}",
+                ""
+            ));
+        }
+        assert_eq!(
+            bull, model,
+            "{}: state after {step}: BullMQ and the model disagree",
+            self.name
+        );
     }
 
     /// Both states, compared; BullMQ's raw answer is returned for BullMQ-only details.

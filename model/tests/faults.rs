@@ -370,3 +370,25 @@ fn new_actions_are_offered_and_round_trip() {
         r#"{"action":"unpublish_since","since_tick":3}"#
     );
 }
+
+/// FAULTS.md's Redis row, both ways: a restart without persistence loses every job the
+/// outbox already calls published (the lesson's warning); with `appendonly yes` (issue
+/// #19, checked against real Redis in tests/queue_truth) every job and jobId comes back,
+/// so a republish is a dedup hit and nothing is lost.
+#[test]
+fn redis_restart_with_appendonly_keeps_every_job() {
+    let s = preset("canon-outbox").unwrap();
+    let mut w = start(&s);
+    while w.queue().len() < 10 {
+        assert!(w.step(), "the relay publishes before the run ends");
+    }
+    assert!(w.enabled().contains(&Action::RedisRestart));
+    let jobs_before = w.queue().len();
+    w.apply(&Action::RedisRestart).unwrap();
+    assert_eq!(w.queue().len(), jobs_before);
+    w.run(s.max_ticks);
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
+    assert_eq!(w.counters().lost, 0);
+    let j = serde_json::to_string(&Action::RedisRestart).unwrap();
+    assert_eq!(j, r#"{"action":"redis_restart"}"#);
+}

@@ -128,6 +128,9 @@ pub fn note_text(lang: Lang, note: &Note, who: impl Fn(Wait) -> String) -> Strin
             FaultNote::RedisFlushed { jobs } => {
                 t(lang, Key::NoteRedisFlushed).replace("{n}", &jobs.to_string())
             }
+            FaultNote::RedisRestarted { jobs } => {
+                t(lang, Key::NoteRedisRestarted).replace("{n}", &jobs.to_string())
+            }
             FaultNote::Unpublished { rows } => {
                 t(lang, Key::NoteUnpublished).replace("{n}", &rows.to_string())
             }

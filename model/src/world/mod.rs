@@ -530,6 +530,7 @@ impl World {
         }
         if self.queue.health == Health::Up {
             v.push(Action::RedisFlush);
+            v.push(Action::RedisRestart);
         }
         if let Some(t) = self.last_flush {
             v.push(Action::UnpublishSince { since_tick: t });

@@ -173,7 +173,7 @@ async fn a_kill_control_dispatches_the_right_action() {
     );
     let armed = ctl.sim.with_value(|s| {
         s.world
-            .armed
+            .armed()
             .iter()
             .map(|k| (k.proc.0, k.step))
             .collect::<Vec<_>>()
@@ -189,7 +189,7 @@ async fn a_kill_control_dispatches_the_right_action() {
     // Pressing it again disarms.
     by_testid(&host, "arm-api-commit").click();
     settle().await;
-    assert!(ctl.sim.with_value(|s| s.world.armed.is_empty()));
+    assert!(ctl.sim.with_value(|s| s.world.armed().is_empty()));
 
     // Kill now: the process is dead and the card offers a restart instead.
     by_testid(&host, "kill-api").click();
@@ -200,11 +200,11 @@ async fn a_kill_control_dispatches_the_right_action() {
             process: "api".into()
         }))
     );
-    assert!(!ctl.sim.with_value(|s| s.world.procs[1].alive));
+    assert!(!ctl.sim.with_value(|s| s.world.procs()[1].alive));
     assert_eq!(text(&host, "status-api"), t(Lang::Uz, Key::ProcDead));
     by_testid(&host, "restart-api").click();
     settle().await;
-    assert!(ctl.sim.with_value(|s| s.world.procs[1].alive));
+    assert!(ctl.sim.with_value(|s| s.world.procs()[1].alive));
 }
 
 #[wasm_bindgen_test]

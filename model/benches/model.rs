@@ -13,7 +13,7 @@ fn canon(c: &mut Criterion) {
             let mut w = World::new(&s);
             w.run(s.max_ticks);
             assert_eq!(w.counters().queue_jobs, 100);
-            w.trace_hash
+            w.trace_hash()
         })
     });
 }

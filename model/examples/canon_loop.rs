@@ -10,14 +10,15 @@ fn time(
     log: Option<usize>,
 ) -> std::time::Duration {
     let t = std::time::Instant::now();
+    let mut s = s.clone();
+    if let Some(l) = log {
+        s.config.log_cap = l;
+    }
     for _ in 0..n {
-        let mut w = outbox_model::World::new(s);
-        w.check = check;
-        if let Some(l) = log {
-            w.cfg.log_cap = l;
-        }
+        let mut w = outbox_model::World::new(&s);
+        w.set_check_level(check);
         w.run(s.max_ticks);
-        std::hint::black_box(w.trace_hash);
+        std::hint::black_box(w.trace_hash());
     }
     t.elapsed() / n
 }

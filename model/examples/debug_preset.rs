@@ -2,16 +2,16 @@
 use outbox_model::world::CheckLevel;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let s = outbox_model::preset(&args[1]).expect("preset");
+    let mut s = outbox_model::preset(&args[1]).expect("preset");
+    s.config.log_cap = 10_000;
     let from: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(0);
     let mut w = outbox_model::World::new(&s);
-    w.cfg.log_cap = 10_000;
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     w.run(s.max_ticks);
-    for e in w.log.iter().filter(|e| e.tick >= from) {
+    for e in w.log_entries().iter().filter(|e| e.tick >= from) {
         let who = e
             .proc
-            .map(|p| w.procs[p.0 as usize].name.as_str())
+            .map(|p| w.procs()[p.0 as usize].name.as_str())
             .unwrap_or("-");
         println!(
             "{:>6} {:<9} {:<14} {:?}",
@@ -21,5 +21,5 @@ fn main() {
             e.note
         );
     }
-    println!("{:?}", w.violations);
+    println!("{:?}", w.violations());
 }

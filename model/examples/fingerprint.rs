@@ -23,7 +23,7 @@ fn polls_text(w: &World) -> String {
             .collect();
         format!("[{}]", polls.join(", "))
     };
-    let all: Vec<String> = w.polls.iter().map(history).collect();
+    let all: Vec<String> = w.polls().iter().map(history).collect();
     format!("[{}]", all.join(", "))
 }
 
@@ -31,7 +31,7 @@ fn polls_text(w: &World) -> String {
 /// `Mem` (`Relay { batch, .. }`, not `Relay(RelayMem { batch, .. })`), so fingerprints
 /// stay comparable across that change. Only a relay's memory ends in `})` before `kills`.
 fn procs_text(w: &World) -> String {
-    format!("{:?}", w.procs)
+    format!("{:?}", w.procs())
         .replace("Relay(RelayMem { ", "Relay { ")
         .replace("}), kills: ", "}, kills: ")
 }
@@ -105,16 +105,16 @@ fn main() {
                     let mut s = s.clone();
                     s.seed = seed;
                     s.max_ticks = s.max_ticks.min(20_000);
+                    s.config.log_cap = 100_000;
                     let mut w = World::new(&s);
-                    w.cfg.log_cap = 100_000;
-                    w.check = if full {
+                    w.set_check_level(if full {
                         CheckLevel::Full
                     } else {
                         CheckLevel::Touched
-                    };
+                    });
                     let mut h = 0xcbf2_9ce4_8422_2325u64;
                     let mut n = 0;
-                    while w.tick < s.max_ticks && !w.settled() {
+                    while w.tick() < s.max_ticks && !w.settled() {
                         fnv(&mut h, &format!("{:?}", w.enabled()));
                         if !w.step() {
                             break;
@@ -125,32 +125,41 @@ fn main() {
                         }
                     }
                     fnv(&mut h, &format!("{:?}", w.counters()));
-                    fnv(&mut h, &format!("{:?}", w.log));
-                    fnv(&mut h, &format!("{:?}", w.violations));
-                    fnv(&mut h, &format!("{:?}", w.queue.jobs().collect::<Vec<_>>()));
-                    fnv(&mut h, &format!("{:?}", w.queue.created_order));
+                    fnv(&mut h, &format!("{:?}", w.log_entries()));
+                    fnv(&mut h, &format!("{:?}", w.violations()));
+                    fnv(
+                        &mut h,
+                        &format!("{:?}", w.queue().jobs().collect::<Vec<_>>()),
+                    );
+                    fnv(&mut h, &format!("{:?}", w.queue().created_order));
                     fnv(&mut h, &polls_text(&w));
-                    fnv(&mut h, &format!("{:?}", w.kills));
-                    fnv(&mut h, &format!("{:?}", w.script_results));
+                    fnv(&mut h, &format!("{:?}", w.kills()));
+                    fnv(&mut h, &format!("{:?}", w.script_results()));
                     fnv(&mut h, &procs_text(&w));
-                    fnv(&mut h, &format!("{:?}", w.db.outbox));
-                    fnv(&mut h, &format!("{:?}", w.db.tasks));
-                    fnv(&mut h, &format!("{:?}", w.db.actions));
-                    fnv(&mut h, &format!("{:?}", w.db.wal));
+                    fnv(&mut h, &format!("{:?}", w.db().outbox));
+                    fnv(&mut h, &format!("{:?}", w.db().tasks));
+                    fnv(&mut h, &format!("{:?}", w.db().actions));
+                    fnv(&mut h, &format!("{:?}", w.db().wal));
                     fnv(
                         &mut h,
-                        &format!("{:?}", w.db.unpublished_ids().collect::<Vec<_>>()),
+                        &format!("{:?}", w.db().unpublished_ids().collect::<Vec<_>>()),
                     );
                     fnv(
                         &mut h,
-                        &format!("{:?}", w.auditor.events().collect::<Vec<_>>()),
+                        &format!("{:?}", w.auditor().events().collect::<Vec<_>>()),
                     );
-                    for e in w.auditor.events().map(|(e, _)| e).take(300) {
+                    for e in w.auditor().events().map(|(e, _)| e).take(300) {
                         fnv(&mut h, &format!("{:?}", w.judge(e)));
                     }
                     println!(
                         "{:<28} {:<8} seed {:>3} full {} trace {:016x} steps {:>6} all {:016x}",
-                        p.name, vn, seed, full as u8, w.trace_hash, w.steps, h
+                        p.name,
+                        vn,
+                        seed,
+                        full as u8,
+                        w.trace_hash(),
+                        w.steps(),
+                        h
                     );
                 }
             }

@@ -21,6 +21,6 @@ fn main() {
         "{n} tasks: {:?}, effects {}, trace {:x}",
         t.elapsed(),
         w.counters().effects,
-        w.trace_hash
+        w.trace_hash()
     );
 }

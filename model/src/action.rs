@@ -159,6 +159,10 @@ pub enum Action {
     RetryFailedJobs,
     /// Redis restarts without persistence: every job, and with it every jobId, is gone.
     RedisFlush,
+    /// Redis restarts with `appendonly yes`: every acknowledged job, and its jobId, is still
+    /// there afterwards (the lesson's warning, answered: persistence is what keeps the events
+    /// the outbox already calls published).
+    RedisRestart,
     /// The operator's recovery: `UPDATE outbox SET tarqatilgan_vaqt = NULL WHERE
     /// tarqatilgan_vaqt >= since_tick`, in its own transaction with a short lock_timeout (1 ms; PostgreSQL reads 0 as "wait forever")
     /// (refused with 55P03 when a relay holds one of the rows).

@@ -3,11 +3,16 @@
 //!   ignored: BullMQ hands back the existing job. That is the relay's first line of
 //!   defence against its own republishes.
 //! - `removeOnComplete` / `removeOnFail` delete the job, and with it the id: a republish
-//!   after that makes a new job.
+//!   after that makes a new job. With a count N, the newest N finished jobs are kept and
+//!   older ones deleted as others finish.
 //! - An active job whose worker died keeps its lock until the lock expires; the stalled
-//!   checker then moves it back to wait (`stalledCount + 1`), or to failed once it has
-//!   stalled more than `maxStalledCount` times.
+//!   checker then moves it back to the head of wait (`stalledCount + 1`). Once it has
+//!   stalled more than `maxStalledCount` times it still goes back to wait, marked with a
+//!   deferred failure ("job stalled more than allowable limit"), and fails when a worker
+//!   next picks it up, without being processed (BullMQ 6.3.16).
 //! - Redis can be down: `add` fails fast, or hangs until Redis is back.
+//! - Redis can restart: without persistence every job and id is gone; with
+//!   `appendonly yes` every job survives as it was.
 
 use crate::ids::{EventId, ProcId};
 use serde::{Deserialize, Serialize};
@@ -44,6 +49,8 @@ pub struct Job {
     /// When the lock of a dead worker runs out (None while its worker is alive).
     pub lock_until: Option<u64>,
     pub stalled_count: u32,
+    /// Times a worker took the job (BullMQ's `attemptsStarted`), the pickup that fails a
+    /// deferred failure included.
     pub deliveries: u32,
 }
 
@@ -51,10 +58,24 @@ pub struct Job {
 #[serde(rename_all = "snake_case")]
 pub enum Health {
     Up,
-    /// Connection refused: `add` rejects at once.
+    /// Connection refused, and the relay's client fails fast (ioredis
+    /// `enableOfflineQueue: false`): `add` rejects at once ("Stream isn't writeable and
+    /// enableOfflineQueue options is false").
     DownFailFast,
-    /// Redis accepts the connection but never answers: `add` does not return.
+    /// `add` does not return until Redis answers again: Redis down with the default
+    /// client (ioredis queues the command and sends it on reconnect, so the job is added
+    /// then), or Redis accepting connections but not answering, whatever the client.
     DownHang,
+}
+
+/// How Redis keeps its data across a restart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Persistence {
+    /// `--save '' --appendonly no` (the lesson's Redis): a restart starts empty.
+    Off,
+    /// `--appendonly yes --appendfsync always`: every acknowledged write survives.
+    AppendOnly,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -62,6 +83,13 @@ pub enum Health {
 pub struct QueueOptions {
     pub remove_on_complete: bool,
     pub remove_on_fail: bool,
+    /// `removeOnComplete: N` (with `remove_on_complete` false): keep the newest N
+    /// completed jobs; the older ones, and their ids, go as others complete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keep_completed: Option<u32>,
+    /// `removeOnFail: N` (with `remove_on_fail` false): the same for failed jobs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keep_failed: Option<u32>,
     /// BullMQ's default is 1.
     pub max_stalled_count: u32,
     pub lock_duration_ticks: u64,
@@ -73,6 +101,8 @@ impl Default for QueueOptions {
         QueueOptions {
             remove_on_complete: false,
             remove_on_fail: false,
+            keep_completed: None,
+            keep_failed: None,
             max_stalled_count: 1,
             lock_duration_ticks: 30,
             stalled_interval_ticks: 30,
@@ -119,6 +149,13 @@ pub struct Queue {
     counts: [u64; 4],
     /// Jobs whose lock runs out (`lock_until` set): the stalled checker has work only then.
     lock_timers: u64,
+    /// Slots of the waiting jobs that stalled more than `max_stalled_count` times: the
+    /// next worker that takes one fails it, unprocessed (BullMQ's deferred failure,
+    /// `defa`). Kept here, not in `Job`, so a job's printed form is as before.
+    deferred: Vec<u32>,
+    /// Completed and failed jobs' slots, oldest finish first, while `keep_completed` /
+    /// `keep_failed` count them.
+    finished: [VecDeque<u32>; 2],
 }
 
 const NO_SLOT: u32 = u32::MAX;
@@ -140,6 +177,8 @@ impl Queue {
             created_order_cap: 1000,
             counts: [0; 4],
             lock_timers: 0,
+            deferred: Vec::new(),
+            finished: Default::default(),
         }
     }
 
@@ -204,6 +243,12 @@ impl Queue {
             return;
         };
         self.free.push(slot);
+        self.deferred.retain(|&d| d != slot);
+        for f in &mut self.finished {
+            if !f.is_empty() {
+                f.retain(|&d| d != slot);
+            }
+        }
         self.counts[Self::slot(j.state)] -= 1;
         if j.lock_until.is_some() {
             self.lock_timers -= 1;
@@ -285,11 +330,24 @@ impl Queue {
     }
 
     /// The worker's blocking fetch: the oldest waiting job becomes active, locked to it.
+    /// A job with a deferred failure on the way is failed, not handed over (BullMQ's
+    /// worker fails it without calling the processor and fetches the next one).
     pub fn take(&mut self, worker: ProcId) -> Option<(JobKey, u64)> {
         if self.health != Health::Up {
             return None;
         }
-        let slot = self.waiting.pop_front()?;
+        let mut slot = self.waiting.pop_front()?;
+        while let Some(i) = self.deferred.iter().position(|&d| d == slot) {
+            self.deferred.swap_remove(i);
+            self.at_mut(slot).deliveries += 1;
+            if self.opts.remove_on_fail {
+                self.remove_at(slot);
+            } else {
+                self.set_state_at(slot, JobState::Failed);
+                self.keep_newest(1, slot);
+            }
+            slot = self.waiting.pop_front()?;
+        }
         self.set_state_at(slot, JobState::Active);
         let token = self.next_token;
         self.next_token += 1;
@@ -317,12 +375,28 @@ impl Queue {
         (j.state == JobState::Active && j.token == token).then_some(s)
     }
 
-    /// `moveToCompleted`. Fails ("Missing lock for job") when the lock was lost.
+    /// `locked_slot`, and at `now` the lock has not run out yet.
+    fn held_slot(&self, key: JobKey, token: u64, now: Option<u64>) -> Option<u32> {
+        let s = self.locked_slot(key, token)?;
+        let expired = matches!((now, self.at(s).lock_until), (Some(now), Some(t)) if t <= now);
+        (!expired).then_some(s)
+    }
+
+    /// `moveToCompleted` by a worker that still renews its lock (every worker in a
+    /// `World`: a dead one never completes). Fails ("Missing lock for job") when the lock
+    /// was lost.
     pub fn complete(&mut self, key: JobKey, token: u64) -> bool {
+        self.complete_at(key, token, None)
+    }
+
+    /// `moveToCompleted` at `now` (`Some`), by a worker whose lock may have run out: once
+    /// it has, BullMQ refuses ("Missing lock for job … moveToFinished") even before the
+    /// stalled check moves the job back, and the job stays active until then.
+    pub fn complete_at(&mut self, key: JobKey, token: u64, now: Option<u64>) -> bool {
         if self.health != Health::Up {
             return false;
         }
-        let Some(s) = self.locked_slot(key, token) else {
+        let Some(s) = self.held_slot(key, token, now) else {
             return false;
         };
         if self.opts.remove_on_complete {
@@ -330,13 +404,32 @@ impl Queue {
         } else {
             self.set_state_at(s, JobState::Completed);
             self.at_mut(s).worker = None;
+            self.keep_newest(0, s);
         }
         true
     }
 
+    /// `removeOnComplete` / `removeOnFail` with a count: `s` just finished; the oldest
+    /// finished jobs past the count are deleted (set 0 completed, 1 failed).
+    fn keep_newest(&mut self, set: usize, s: u32) {
+        let Some(n) = [self.opts.keep_completed, self.opts.keep_failed][set] else {
+            return;
+        };
+        self.finished[set].push_back(s);
+        while self.finished[set].len() > n as usize {
+            let old = self.finished[set].pop_front().expect("finished job");
+            self.remove_at(old);
+        }
+    }
+
     /// `moveToFailed` after the processor threw (attempts: 1).
     pub fn fail(&mut self, key: JobKey, token: u64) -> bool {
-        let Some(s) = self.locked_slot(key, token) else {
+        self.fail_at(key, token, None)
+    }
+
+    /// `moveToFailed` at `now`: refused, like `complete_at`, once the lock ran out.
+    pub fn fail_at(&mut self, key: JobKey, token: u64, now: Option<u64>) -> bool {
+        let Some(s) = self.held_slot(key, token, now) else {
             return false;
         };
         if self.opts.remove_on_fail {
@@ -344,6 +437,7 @@ impl Queue {
         } else {
             self.set_state_at(s, JobState::Failed);
             self.at_mut(s).worker = None;
+            self.keep_newest(1, s);
         }
         true
     }
@@ -390,18 +484,15 @@ impl Queue {
             let stalled_count = j.stalled_count;
             self.lock_timers -= 1;
             if stalled_count > self.opts.max_stalled_count {
+                // Failed, but only when a worker next takes it (`take`).
                 out.push(StallOutcome::Failed(ev));
-                if self.opts.remove_on_fail {
-                    self.remove_at(s);
-                } else {
-                    self.set_state_at(s, JobState::Failed);
-                }
+                self.deferred.push(s);
             } else {
                 out.push(StallOutcome::BackToWait(ev));
-                self.set_state_at(s, JobState::Waiting);
-                // Stalled jobs go back to the head of the line.
-                self.waiting.push_front(s);
             }
+            self.set_state_at(s, JobState::Waiting);
+            // Stalled jobs go back to the head of the line.
+            self.waiting.push_front(s);
         }
         out
     }
@@ -413,6 +504,7 @@ impl Queue {
         }
         let failed = self.slots_where(|j| j.state == JobState::Failed);
         let mut out = Vec::new();
+        self.finished[1].clear();
         for s in failed {
             self.set_state_at(s, JobState::Waiting);
             let j = self.at_mut(s);
@@ -421,6 +513,16 @@ impl Queue {
             self.waiting.push_back(s);
         }
         out
+    }
+
+    /// Redis restarted: without persistence everything is gone (`lose_everything`); with
+    /// `appendonly yes` every job, id, state and wait position survives, and a lock's
+    /// expiry is absolute, so nothing else changes. The events whose jobs were lost.
+    pub fn restart(&mut self, persistence: Persistence) -> Vec<EventId> {
+        match persistence {
+            Persistence::Off => self.lose_everything(),
+            Persistence::AppendOnly => Vec::new(),
+        }
     }
 
     /// Redis restarted without persistence: everything is gone.
@@ -434,6 +536,8 @@ impl Queue {
         self.autos.clear();
         self.counts = [0; 4];
         self.lock_timers = 0;
+        self.deferred.clear();
+        self.finished = Default::default();
         evs
     }
 
@@ -462,11 +566,28 @@ impl Queue {
     /// Whether some job can still hand this event to a worker (waiting or active).
     #[inline]
     pub fn can_deliver(&self, ev: EventId) -> bool {
-        let live = |j: &Job| matches!(j.state, JobState::Waiting | JobState::Active);
+        let live = |j: &Job| match j.state {
+            JobState::Waiting => !self.has_deferred_failure(j.key),
+            JobState::Active => true,
+            _ => false,
+        };
         if self.job(JobKey::Event(ev.0)).is_some_and(live) {
             return true;
         }
         !self.autos.is_empty() && self.jobs_for(ev).any(live)
+    }
+
+    /// The wait list in the order workers will take it, deferred failures included.
+    pub fn wait_list(&self) -> impl Iterator<Item = JobKey> + '_ {
+        self.waiting.iter().map(|&s| self.at(s).key)
+    }
+
+    /// The job waits with a deferred failure: the next worker to take it fails it.
+    pub fn has_deferred_failure(&self, key: JobKey) -> bool {
+        !self.deferred.is_empty()
+            && self
+                .slot_of(key)
+                .is_some_and(|s| self.deferred.contains(&s))
     }
 
     /// Every job, in key order.
@@ -568,7 +689,9 @@ impl Queue {
             h.write_u32(r);
             h.write_u32(j.event.0);
             h.write_u32(j.summa);
-            h.write_u8(j.state as u8);
+            // A deferred failure marks the state byte (unmarked bytes hash as before).
+            let deferred = self.has_deferred_failure(j.key) as u8;
+            h.write_u8(j.state as u8 | deferred << 4);
             h.write_u16(j.worker.map_or(u16::MAX, proc_name));
             h.write_u64(j.lock_until.map_or(u64::MAX, |t| t.saturating_sub(tick)));
             h.write_u32(j.stalled_count);
@@ -629,9 +752,63 @@ mod tests {
         q.take(ProcId(0)).unwrap();
         q.worker_died(ProcId(0), 30);
         assert_eq!(q.check_stalled(60), vec![StallOutcome::Failed(EventId(1))]);
+        // Back in wait with a deferred failure: the next fetch fails it and gets nothing.
+        assert_eq!(q.job(JobKey::Event(1)).unwrap().state, JobState::Waiting);
+        assert!(!q.can_deliver(EventId(1)));
+        assert_eq!(q.take(ProcId(1)), None);
+        let j = q.job(JobKey::Event(1)).unwrap();
+        assert_eq!((j.state, j.deliveries), (JobState::Failed, 3));
         // The failed set keeps the id: a republish is swallowed.
         assert!(matches!(
             q.add(EventId(1), 0, true),
+            AddResult::Duplicate(_)
+        ));
+        q.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn complete_after_the_lock_ran_out_is_refused_before_the_check() {
+        let mut q = Queue::new(QueueOptions::default());
+        q.add(EventId(1), 0, true);
+        let (k, t) = q.take(ProcId(0)).unwrap();
+        q.worker_died(ProcId(0), 0);
+        assert!(!q.complete_at(k, t, Some(30)));
+        assert_eq!(q.job(k).unwrap().state, JobState::Active);
+        assert_eq!(
+            q.check_stalled(30),
+            vec![StallOutcome::BackToWait(EventId(1))]
+        );
+    }
+
+    #[test]
+    fn a_restart_loses_jobs_only_without_persistence() {
+        let mut q = Queue::new(QueueOptions::default());
+        q.add(EventId(1), 0, true);
+        assert!(q.restart(Persistence::AppendOnly).is_empty());
+        assert!(matches!(
+            q.add(EventId(1), 0, true),
+            AddResult::Duplicate(_)
+        ));
+        assert_eq!(q.restart(Persistence::Off), vec![EventId(1)]);
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Created(_)));
+    }
+
+    #[test]
+    fn remove_on_complete_with_a_count_keeps_the_newest() {
+        let mut q = Queue::new(QueueOptions {
+            keep_completed: Some(2),
+            ..QueueOptions::default()
+        });
+        for e in 1..=3 {
+            q.add(EventId(e), 0, true);
+            let (k, t) = q.take(ProcId(0)).unwrap();
+            assert!(q.complete(k, t));
+        }
+        assert!(q.job(JobKey::Event(1)).is_none());
+        assert_eq!(q.count(JobState::Completed), 2);
+        assert!(matches!(q.add(EventId(1), 0, true), AddResult::Created(_)));
+        assert!(matches!(
+            q.add(EventId(2), 0, true),
             AddResult::Duplicate(_)
         ));
         q.check_invariants().unwrap();

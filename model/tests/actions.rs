@@ -7,7 +7,7 @@ use outbox_model::{preset, Action, Step, World};
 
 fn world(name: &str) -> World {
     let mut w = World::new(&preset(name).unwrap());
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     w
 }
 
@@ -51,7 +51,7 @@ fn enabled_actions_follow_the_state() {
     assert!(!enabled.contains(&Action::Kill {
         process: "relay-1".into()
     }));
-    assert!(w.violations.is_empty(), "{:?}", w.violations);
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn armed_kill_fires_at_its_step_and_the_relay_republishes() {
     s.faults.clear();
     s.config.restart_after_ticks = Some(3);
     let mut w = World::new(&s);
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     w.apply(&Action::ArmKill {
         process: "relay-1".into(),
         step: Step::Commit,
@@ -74,7 +74,7 @@ fn armed_kill_fires_at_its_step_and_the_relay_republishes() {
     let c = w.counters();
     let relay = w.find("relay-1").unwrap();
     assert_eq!(
-        w.kills
+        w.kills()
             .iter()
             .filter(|(p, st, _)| *p == relay && *st == Step::Commit)
             .count(),
@@ -85,7 +85,7 @@ fn armed_kill_fires_at_its_step_and_the_relay_republishes() {
         (c.queue_jobs, c.effects, c.lost, c.duplicate_effects),
         (100, 100, 0, 0)
     );
-    assert!(w.violations.is_empty(), "{:?}", w.violations);
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
 }
 
 #[test]
@@ -93,26 +93,26 @@ fn queue_hang_holds_the_relays_locks_until_redis_returns() {
     let mut s = preset("canon-outbox").unwrap();
     s.faults.clear();
     let mut w = World::new(&s);
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     w.apply(&Action::QueueDown { hang: true }).unwrap();
     w.run(400);
     // The relay is stuck inside queue.add with its transaction (and row locks) open.
-    let relay = &w.procs[w.find("relay-1").unwrap().0 as usize];
+    let relay = &w.procs()[w.find("relay-1").unwrap().0 as usize];
     assert_eq!(relay.pc, Step::Publish);
     assert!(relay.tx.is_some());
-    assert!(w.db.open_transactions() >= 1);
+    assert!(w.db().open_transactions() >= 1);
     w.apply(&Action::QueueUp).unwrap();
     w.run(s.max_ticks);
     let c = w.counters();
     assert_eq!((c.queue_jobs, c.lost), (100, 0));
-    assert!(w.violations.is_empty(), "{:?}", w.violations);
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
 }
 
 #[test]
 fn disarming_one_step_keeps_the_other_kill_rules() {
     // The canon preset arms the API's standing rule (i % 10 == 3); a user arms one more.
     let mut w = World::new(&preset("canon-dual-write").unwrap());
-    let before = w.armed.len();
+    let before = w.armed().len();
     assert!(before >= 1, "the canon preset arms its kill rule");
     w.apply(&Action::ArmKill {
         process: "api".into(),
@@ -121,21 +121,21 @@ fn disarming_one_step_keeps_the_other_kill_rules() {
         times: None,
     })
     .unwrap();
-    assert_eq!(w.armed.len(), before + 1);
+    assert_eq!(w.armed().len(), before + 1);
     w.apply(&Action::Disarm {
         process: "api".into(),
         step: Some(Step::Begin),
     })
     .unwrap();
-    assert_eq!(w.armed.len(), before, "only the kill at BEGIN went");
-    assert!(w.armed.iter().all(|k| k.step != Step::Begin));
+    assert_eq!(w.armed().len(), before, "only the kill at BEGIN went");
+    assert!(w.armed().iter().all(|k| k.step != Step::Begin));
     w.apply(&Action::Disarm {
         process: "api".into(),
         step: None,
     })
     .unwrap();
     assert!(
-        w.armed.is_empty(),
+        w.armed().is_empty(),
         "without a step, every kill of the process goes"
     );
 }

@@ -7,7 +7,7 @@ fn hash(name: &str, seed: u64) -> (u64, u64) {
     s.seed = seed;
     let mut w = World::new(&s);
     w.run(s.max_ticks);
-    (w.trace_hash, w.steps)
+    (w.trace_hash(), w.steps())
 }
 
 #[test]

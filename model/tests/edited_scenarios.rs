@@ -88,15 +88,15 @@ fn edited_scenarios_are_refused_or_run_cleanly() {
         }
         ran += 1;
         let mut w = World::new(&s);
-        w.check = CheckLevel::Full;
+        w.set_check_level(CheckLevel::Full);
         let mut steps = 0;
-        while steps < 20_000 && w.tick < s.max_ticks && w.step() {
+        while steps < 20_000 && w.tick() < s.max_ticks && w.step() {
             steps += 1;
         }
         assert!(
-            w.violations.is_empty(),
+            w.violations().is_empty(),
             "{:?}\nin {text}",
-            &w.violations[..w.violations.len().min(3)]
+            &w.violations()[..w.violations().len().min(3)]
         );
     }
     // Both ways are taken (measured: 149 ran, 149 refused).

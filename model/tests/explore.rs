@@ -58,8 +58,8 @@ fn dual_write_db_first_has_a_shortest_lost_event_trace() {
     assert_eq!(w.counters().lost, 1);
     assert_eq!(w.counters().tasks_in_db, 1);
     assert_eq!(w.counters().queue_jobs, 0);
-    assert_eq!(w.procs[1].pc, Step::Begin, "the API was killed and reset");
-    assert_eq!(w.kills.last().map(|k| k.1), Some(Step::QueueAdd));
+    assert_eq!(w.procs()[1].pc, Step::Begin, "the API was killed and reset");
+    assert_eq!(w.kills().last().map(|k| k.1), Some(Step::QueueAdd));
 }
 
 #[test]
@@ -179,8 +179,8 @@ fn every_design_breaks_what_the_lesson_says_and_every_trace_replays() {
                     Property::Lost => c.lost > 0,
                     Property::DuplicateEffects => c.duplicate_effects > 0,
                     Property::Phantoms => c.phantoms > 0,
-                    Property::Conservation => w.auditor.check_conservation().is_err(),
-                    Property::Invariants => !w.violations.is_empty(),
+                    Property::Conservation => w.auditor().check_conservation().is_err(),
+                    Property::Invariants => !w.violations().is_empty(),
                 };
                 assert!(broken, "{} {}: {}", d.name(), p.name(), t.to_text());
                 // Through JSON and back, the same trace.
@@ -216,7 +216,7 @@ fn bullmq_default_stall_count_loses_a_job_after_two_crashes() {
         .collect();
     assert_eq!(kills, vec![&kill("worker-1"), &kill("worker-1")]);
     let w = t.verify().unwrap();
-    assert_eq!(w.queue.count(outbox_model::queue::JobState::Failed), 1);
+    assert_eq!(w.queue().count(outbox_model::queue::JobState::Failed), 1);
     // With the count raised to the kill budget, the same space holds.
     s.config.queue.max_stalled_count = 2;
     assert!(explore(&s, &b).holds(Property::Lost));
@@ -338,8 +338,8 @@ fn the_matrix_covers_every_step_of_every_design() {
             cells += 1;
             if let Some(t) = &c.trace {
                 let w = t.verify().expect("cell traces replay");
-                assert_eq!(w.kills.len(), 1, "one kill");
-                assert_eq!(w.kills[0].1, row.1, "at the row's step");
+                assert_eq!(w.kills().len(), 1, "one kill");
+                assert_eq!(w.kills()[0].1, row.1, "at the row's step");
             }
         }
     }

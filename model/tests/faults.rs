@@ -9,13 +9,18 @@ use outbox_model::{preset, Action, Counters, Scenario, World};
 
 fn start(s: &Scenario) -> World {
     let mut w = World::new(s);
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     w
 }
 
 fn finish(mut w: World, s: &Scenario) -> World {
     w.run(s.max_ticks);
-    assert!(w.violations.is_empty(), "{}: {:?}", s.name, w.violations);
+    assert!(
+        w.violations().is_empty(),
+        "{}: {:?}",
+        s.name,
+        w.violations()
+    );
     w
 }
 
@@ -28,7 +33,7 @@ fn run(name: &str) -> (World, Counters) {
 
 /// Steps the world until `tick` (or until nothing can happen).
 fn run_to(w: &mut World, tick: u64) {
-    while w.tick < tick {
+    while w.tick() < tick {
         if !w.step() {
             break;
         }
@@ -47,7 +52,7 @@ fn queue_down_fail_fast_keeps_rows_and_grows_attempts() {
     assert_eq!(c.queue_jobs, 0);
     assert_eq!(c.events_unpublished, c.events_in_outbox);
     assert!(c.events_in_outbox > 0);
-    assert!(w.db.outbox.iter().any(|r| r.data.urinishlar >= 2));
+    assert!(w.db().outbox.iter().any(|r| r.data.urinishlar >= 2));
     let w = finish(w, &s);
     let c = w.counters();
     assert_eq!((c.queue_jobs, c.effects, c.lost, c.stuck), (10, 10, 0, 0));
@@ -63,13 +68,17 @@ fn queue_hang_keeps_the_relays_locks_and_the_batch_is_stuck() {
     let mut w = start(&s);
     w.advance(599);
     let c = w.counters();
-    let relay = w.procs.iter().find(|p| p.kind == ProcKind::Relay).unwrap();
+    let relay = w
+        .procs()
+        .iter()
+        .find(|p| p.kind == ProcKind::Relay)
+        .unwrap();
     assert_eq!(relay.blocked, Some(Wait::Queue));
     let tx = relay.tx.expect("the relay's transaction stays open");
-    assert!(!w.db.locked_by(tx).is_empty(), "its row locks stay");
+    assert!(!w.db().locked_by(tx).is_empty(), "its row locks stay");
     assert_eq!(c.queue_jobs, 0);
     assert_eq!((c.events_unpublished, c.stuck), (10, 10));
-    assert!(w.db.outbox.iter().all(|r| r.data.urinishlar == 0));
+    assert!(w.db().outbox.iter().all(|r| r.data.urinishlar == 0));
     // Redis answers again: the hanging add returns, the batch commits, all flows.
     let w = finish(w, &s);
     let c = w.counters();
@@ -87,7 +96,7 @@ fn poison_events_at_the_head_stall_everything() {
     assert_eq!((c.queue_adds, c.effects, c.lost), (0, 0, 0));
     assert_eq!((c.events_unpublished, c.stuck), (20, 20));
     // One attempt per poll, a poll every 20 ticks (plus its own few steps): ~2000/20.
-    let att: Vec<u32> = w.db.outbox.iter().map(|r| r.data.urinishlar).collect();
+    let att: Vec<u32> = w.db().outbox.iter().map(|r| r.data.urinishlar).collect();
     assert!(att[..3].iter().all(|&a| a > 50), "{att:?}");
     assert!(att[3..].iter().all(|&a| a == 0), "{att:?}");
 }
@@ -102,7 +111,7 @@ fn dead_letter_clears_the_head() {
     assert_eq!((c.events_in_outbox, c.events_unpublished), (17, 0));
     assert_eq!((c.queue_jobs, c.effects, c.lost, c.stuck), (17, 17, 0, 0));
     assert_eq!(c.in_flight, 3);
-    assert!(w.db.outbox[..3]
+    assert!(w.db().outbox[..3]
         .iter()
         .all(|r| r.data.dead_letter && r.data.urinishlar == 5));
 }
@@ -114,10 +123,10 @@ fn redis_flush_loses_published_events_and_the_unmark_recovers_them() {
     // Just before the flush at tick 150: the jobs waiting in Redis are the only copy of
     // their events once their rows are marked.
     run_to(&mut w, 149);
-    let waiting = w.queue.count(JobState::Waiting);
+    let waiting = w.queue().count(JobState::Waiting);
     assert!(waiting > 0, "the preset must flush with jobs waiting");
     let evs: Vec<_> = w
-        .queue
+        .queue()
         .jobs()
         .filter(|j| j.state == JobState::Waiting)
         .map(|j| j.event)
@@ -129,7 +138,7 @@ fn redis_flush_loses_published_events_and_the_unmark_recovers_them() {
     // its worker's hands and commits its action).
     assert_eq!(c.lost, waiting, "{c:?}");
     for e in evs {
-        let row = w.db.event_row(e).unwrap();
+        let row = w.db().event_row(e).unwrap();
         assert!(
             row.data.tarqatilgan_vaqt.is_some(),
             "the outbox says {e} was published"
@@ -153,7 +162,7 @@ fn unmarking_only_since_the_crash_misses_what_waited_before_it() {
     s.schedule[1].action = Action::UnpublishSince { since_tick: 150 };
     let mut w = start(&s);
     run_to(&mut w, 149);
-    let waiting = w.queue.count(JobState::Waiting);
+    let waiting = w.queue().count(JobState::Waiting);
     let w = finish(w, &s);
     let c = w.counters();
     assert!(waiting > 0);
@@ -169,7 +178,7 @@ fn cdc_relay_republishes_after_dying_before_its_offset_and_retains_the_log() {
     // The 20 preloaded events are the log at start; the CDC reads them all (partiya 100),
     // publishes 20, and dies at its first SaveOffset. It is down until tick 300, so the
     // slot retains those 20 plus every outbox insert the API committed meanwhile.
-    assert_eq!(w.kills.len(), 1);
+    assert_eq!(w.kills().len(), 1);
     assert_eq!(c.queue_adds, 20);
     assert_eq!(c.wal_retained, 20 + c.tasks_in_db, "{c:?}");
     // Requests with i % 10 == 3 roll back: never in the log, never published, no phantom.
@@ -243,7 +252,7 @@ fn cleaner_with_the_published_filter_is_safe() {
     w.advance(7 * TICKS_PER_DAY);
     let c = w.counters();
     assert_eq!((c.events_in_outbox, c.lost, c.effects), (0, 0, 10));
-    assert!(w.violations.is_empty(), "{:?}", w.violations);
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
 }
 
 #[test]
@@ -300,7 +309,7 @@ fn a_retried_created_event_arrives_after_completed() {
     let (w, c) = run("ordering-retry");
     assert_eq!(c.reordered, 1);
     assert_eq!((c.effects, c.lost), (10, 0));
-    let order: Vec<u32> = w.queue.created_order.iter().map(|e| e.0).collect();
+    let order: Vec<u32> = w.queue().created_order.iter().map(|e| e.0).collect();
     assert_eq!(order, vec![2, 3, 4, 5, 6, 7, 8, 9, 10, 1]);
 }
 
@@ -340,7 +349,7 @@ fn two_copies_at_once_second_inbox_insert_does_nothing() {
         (40, 40, 20)
     );
     assert_eq!((c.effects, c.duplicate_effects, c.lost), (20, 0, 0));
-    assert_eq!(w.db.committed_actions(), 20);
+    assert_eq!(w.db().committed_actions(), 20);
 }
 
 #[test]
@@ -349,9 +358,9 @@ fn new_actions_are_offered_and_round_trip() {
     let mut w = start(&s);
     assert!(w.enabled().contains(&Action::RedisFlush));
     w.apply(&Action::RedisFlush).unwrap();
-    assert!(w
-        .enabled()
-        .contains(&Action::UnpublishSince { since_tick: w.tick }));
+    assert!(w.enabled().contains(&Action::UnpublishSince {
+        since_tick: w.tick()
+    }));
     for a in [Action::RedisFlush, Action::UnpublishSince { since_tick: 3 }] {
         let j = serde_json::to_string(&a).unwrap();
         assert_eq!(serde_json::from_str::<Action>(&j).unwrap(), a);
@@ -360,4 +369,26 @@ fn new_actions_are_offered_and_round_trip() {
         serde_json::to_string(&Action::UnpublishSince { since_tick: 3 }).unwrap(),
         r#"{"action":"unpublish_since","since_tick":3}"#
     );
+}
+
+/// FAULTS.md's Redis row, both ways: a restart without persistence loses every job the
+/// outbox already calls published (the lesson's warning); with `appendonly yes` (issue
+/// #19, checked against real Redis in tests/queue_truth) every job and jobId comes back,
+/// so a republish is a dedup hit and nothing is lost.
+#[test]
+fn redis_restart_with_appendonly_keeps_every_job() {
+    let s = preset("canon-outbox").unwrap();
+    let mut w = start(&s);
+    while w.queue().len() < 10 {
+        assert!(w.step(), "the relay publishes before the run ends");
+    }
+    assert!(w.enabled().contains(&Action::RedisRestart));
+    let jobs_before = w.queue().len();
+    w.apply(&Action::RedisRestart).unwrap();
+    assert_eq!(w.queue().len(), jobs_before);
+    w.run(s.max_ticks);
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
+    assert_eq!(w.counters().lost, 0);
+    let j = serde_json::to_string(&Action::RedisRestart).unwrap();
+    assert_eq!(j, r#"{"action":"redis_restart"}"#);
 }

@@ -9,9 +9,9 @@ use outbox_model::{preset, EventId, World};
 fn run(name: &str) -> World {
     let s = preset(name).unwrap_or_else(|| panic!("preset {name}"));
     let mut w = World::new(&s);
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     w.run(s.max_ticks);
-    assert!(w.violations.is_empty(), "{name}: {:?}", w.violations);
+    assert!(w.violations().is_empty(), "{name}: {:?}", w.violations());
     w
 }
 
@@ -53,25 +53,25 @@ fn exercise_2_relay_model() {
     //   3-hodisa urinishlari: 2
     let s = preset("exercise-2").unwrap();
     let mut w = World::new(&s);
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     let relay = w
-        .procs
+        .procs()
         .iter()
         .position(|p| p.kind == ProcKind::Relay)
         .unwrap();
-    while w.polls[relay].len() < 3 {
+    while w.polls()[relay].len() < 3 {
         assert!(w.step(), "the relay keeps polling");
     }
-    let polls: Vec<(u32, u32)> = w.polls[relay]
+    let polls: Vec<(u32, u32)> = w.polls()[relay]
         .iter()
         .map(|p| (p.published, p.failed))
         .collect();
     assert_eq!(polls, vec![(4, 1), (1, 0), (0, 0)]);
-    let order: Vec<u32> = w.queue.created_order.iter().map(|e| e.0).collect();
+    let order: Vec<u32> = w.queue().created_order.iter().map(|e| e.0).collect();
     assert_eq!(order, vec![1, 2, 4, 5, 3]);
-    let row3 = w.db.event_row(EventId(3)).unwrap();
+    let row3 = w.db().event_row(EventId(3)).unwrap();
     assert_eq!(row3.data.urinishlar, 2);
-    assert!(w.violations.is_empty(), "{:?}", w.violations);
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
 }
 
 #[test]
@@ -97,16 +97,16 @@ fn two_relays_skip_locked_publish_each_once() {
     assert_eq!(c.events_unpublished, 0);
     // Both relays really worked, side by side.
     let published: Vec<u32> = w
-        .procs
+        .procs()
         .iter()
         .enumerate()
         .filter(|(_, p)| p.kind == ProcKind::Relay)
-        .map(|(i, _)| w.polls[i].iter().map(|p| p.published).sum())
+        .map(|(i, _)| w.polls()[i].iter().map(|p| p.published).sum())
         .collect();
     assert_eq!(published.iter().sum::<u32>(), 200);
     assert!(published.iter().all(|&n| n > 0), "{published:?}");
     // Every row was marked once: urinishlar = 1 everywhere.
-    assert!(w.db.outbox.iter().all(|r| r.data.urinishlar == 1));
+    assert!(w.db().outbox.iter().all(|r| r.data.urinishlar == 1));
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn rollback_leaves_neither_row() {
 fn app_role_cannot_read_the_outbox() {
     // Lesson §3.2: "INSERT 0 1" then "ERROR: permission denied for table outbox".
     let w = run("app-role");
-    let r = &w.script_results;
+    let r = &w.script_results();
     let insert = r
         .iter()
         .find(|x| x.stmt == ScriptStmt::InsertEvent)

@@ -7,7 +7,7 @@ use outbox_model::{CheckLevel, World};
 
 fn world_of(s: &outbox_model::Scenario) -> World {
     let mut w = World::new(s);
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     w
 }
 
@@ -58,7 +58,7 @@ fn every_goal_fails_at_the_start_and_is_reached_by_its_solution() {
             st.id,
             w.counters()
         );
-        assert!(w.violations.is_empty(), "{}: {:?}", st.id, w.violations);
+        assert!(w.violations().is_empty(), "{}: {:?}", st.id, w.violations());
         if let Some(p) = st.predict {
             assert_eq!(Outcome::of(&w), p, "{}: the prediction's answer", st.id);
         }

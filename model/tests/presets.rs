@@ -6,9 +6,14 @@ use outbox_model::{preset, presets, Scenario, World};
 
 fn run_checked(s: &Scenario) -> World {
     let mut w = World::new(s);
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     w.run(s.max_ticks);
-    assert!(w.violations.is_empty(), "{}: {:?}", s.name, w.violations);
+    assert!(
+        w.violations().is_empty(),
+        "{}: {:?}",
+        s.name,
+        w.violations()
+    );
     w
 }
 
@@ -119,20 +124,20 @@ fn external_side_effect_twice_without_key_once_with_it() {
 fn queue_down_grows_attempts_then_recovers() {
     let s = preset("queue-down").unwrap();
     let mut w = World::new(&s);
-    w.check = CheckLevel::Full;
+    w.set_check_level(CheckLevel::Full);
     w.run(299);
     // Redis is down: nothing reached the queue, the rows wait with urinishlar > 0.
     let c = w.counters();
     assert_eq!(c.queue_jobs, 0);
     assert!(c.events_unpublished > 0);
-    assert!(w.db.outbox.iter().any(|r| r.data.urinishlar > 1));
+    assert!(w.db().outbox.iter().any(|r| r.data.urinishlar > 1));
     w.run(s.max_ticks);
     let c = w.counters();
     assert_eq!(
         (c.tasks_in_db, c.queue_jobs, c.effects, c.lost),
         (10, 10, 10, 0)
     );
-    assert!(w.violations.is_empty(), "{:?}", w.violations);
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
 }
 
 #[test]
@@ -145,7 +150,7 @@ fn two_relays_plain_for_update_wait_and_recheck() {
         (c.queue_adds, c.queue_dedup_hits, c.queue_jobs),
         (200, 0, 200)
     );
-    assert!(w.db.outbox.iter().all(|r| r.data.urinishlar == 1));
+    assert!(w.db().outbox.iter().all(|r| r.data.urinishlar == 1));
 }
 
 #[test]
@@ -167,10 +172,11 @@ fn two_relays_without_locks_publish_twice() {
     assert_eq!(c.queue_jobs, 200);
     assert!(c.queue_dedup_hits > 0);
     assert_eq!(c.queue_adds, 200 + c.queue_dedup_hits);
-    let twice =
-        w.db.outbox
-            .iter()
-            .filter(|r| r.data.urinishlar == 2)
-            .count() as u64;
+    let twice = w
+        .db()
+        .outbox
+        .iter()
+        .filter(|r| r.data.urinishlar == 2)
+        .count() as u64;
     assert_eq!(twice, c.queue_dedup_hits);
 }

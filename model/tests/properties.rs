@@ -112,15 +112,15 @@ fn heal_and_settle(w: &mut World) {
     let mut recovered = false;
     for _ in 0..6 {
         w.heal();
-        w.run(w.tick + 20_000);
+        w.run(w.tick() + 20_000);
         // After a Redis flush the operator un-marks everything published (from tick 0),
         // once the world is quiet (no relay holds a row, so the UPDATE is not refused).
-        if w.settled() && w.last_flush.is_some() && !recovered {
+        if w.settled() && w.last_flush().is_some() && !recovered {
             recovered = true;
             w.apply(&Action::UnpublishSince { since_tick: 0 }).unwrap();
             continue;
         }
-        if w.settled() && w.queue.count(JobState::Failed) == 0 {
+        if w.settled() && w.queue().count(JobState::Failed) == 0 {
             break;
         }
     }
@@ -162,17 +162,17 @@ proptest! {
         }
         schedule(&mut s, &faults, None);
         let mut w = World::new(&s);
-        w.check = CheckLevel::Full;
+        w.set_check_level(CheckLevel::Full);
         heal_and_settle(&mut w);
         let c = w.counters();
-        prop_assert!(w.violations.is_empty(), "{:?}", w.violations);
+        prop_assert!(w.violations().is_empty(), "{:?}", w.violations());
         prop_assert_eq!(c.lost, 0, "{:?}", c);
         prop_assert_eq!(c.duplicate_tasks, 0);
         prop_assert_eq!(c.duplicate_effects, 0, "{:?}", c);
         prop_assert_eq!(c.phantoms, 0);
         // Every committed task's event was acted on exactly once.
         prop_assert_eq!(c.effects, c.tasks_in_db);
-        prop_assert_eq!(w.db.committed_actions(), c.tasks_in_db);
+        prop_assert_eq!(w.db().committed_actions(), c.tasks_in_db);
     }
 
     /// The CDC relay with an inbox: whatever dies (the CDC itself included) and however
@@ -200,10 +200,10 @@ proptest! {
         let faults: Vec<_> = faults.into_iter().filter(|(_, f)| !matches!(f, F::RedisFlush | F::Unpublish(_))).collect();
         schedule(&mut s, &faults, None);
         let mut w = World::new(&s);
-        w.check = CheckLevel::Full;
+        w.set_check_level(CheckLevel::Full);
         heal_and_settle(&mut w);
         let c = w.counters();
-        prop_assert!(w.violations.is_empty(), "{:?}", w.violations);
+        prop_assert!(w.violations().is_empty(), "{:?}", w.violations());
         prop_assert_eq!((c.lost, c.duplicate_effects, c.phantoms, c.wal_retained), (0, 0, 0, 0), "{:?}", c);
         prop_assert_eq!(c.effects, c.tasks_in_db + pre as u64);
     }
@@ -226,12 +226,12 @@ proptest! {
         s.config.worker = WorkerMode::InboxSameTx;
         schedule(&mut s, &faults, Some(&["api", "worker-1", "worker-2", "client"]));
         let mut w = World::new(&s);
-        w.check = CheckLevel::Full;
+        w.set_check_level(CheckLevel::Full);
         heal_and_settle(&mut w);
         let api = w.find("api").unwrap();
-        let between = w.kills.iter().filter(|(p, st, _)| *p == api && *st == Step::QueueAdd).count() as u64;
+        let between = w.kills().iter().filter(|(p, st, _)| *p == api && *st == Step::QueueAdd).count() as u64;
         let c = w.counters();
-        prop_assert!(w.violations.is_empty(), "{:?}", w.violations);
+        prop_assert!(w.violations().is_empty(), "{:?}", w.violations());
         prop_assert_eq!(c.lost, between, "{:?}", c);
         prop_assert_eq!(c.queue_jobs + between, c.tasks_in_db);
     }
@@ -275,10 +275,10 @@ proptest! {
         s.workload.preloaded_completed = pairs;
         schedule(&mut s, &faults, None);
         let mut w = World::new(&s);
-        w.check = CheckLevel::Full;
+        w.set_check_level(CheckLevel::Full);
         w.run(3_000);
         w.heal();
         w.run(20_000);
-        prop_assert!(w.violations.is_empty(), "{:?}", w.violations);
+        prop_assert!(w.violations().is_empty(), "{:?}", w.violations());
     }
 }

@@ -88,9 +88,9 @@ fn a_scheduled_action_beyond_the_clock_is_refused() {
         w.step();
     }
     assert!(
-        w.tick >= MAX_SCHEDULE_TICK,
+        w.tick() >= MAX_SCHEDULE_TICK,
         "the clock jumped to the action: {}",
-        w.tick
+        w.tick()
     );
 }
 

@@ -19,12 +19,12 @@ fn snapshots_agree_with_the_counters() {
         .all(|r| r.committed && r.tarqatilgan_vaqt.is_some()));
     let q = view::queue(&w, 3);
     assert_eq!(q.waiting + q.active + q.completed + q.failed, c.queue_jobs);
-    assert_eq!(q.completed, w.queue.count(JobState::Completed));
+    assert_eq!(q.completed, w.queue().count(JobState::Completed));
     // The list holds at most 3 jobs of a state, the newest events' first.
     assert_eq!(q.jobs.len(), 3.min(q.completed as usize));
     assert!(q.jobs.iter().all(|j| j.event.0 > 90), "{:?}", q.jobs);
     let procs = view::procs(&w);
-    assert_eq!(procs.len(), w.procs.len());
+    assert_eq!(procs.len(), w.procs().len());
     assert!(procs.iter().all(|p| p.program.len() == p.sql.len()));
 }
 
@@ -33,7 +33,7 @@ fn a_lifecycle_follows_one_event() {
     // The canon's dual write loses the events of i % 10 == 3: event 4 is task i = 3.
     let w = run(&preset("canon-dual-write").unwrap());
     let lost: Vec<_> = w
-        .auditor
+        .auditor()
         .events()
         .filter(|(_, l)| l.class == outbox_model::Class::Lost)
         .map(|(e, _)| e)

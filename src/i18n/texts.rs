@@ -984,6 +984,18 @@ translations! {
         uz: "Redis bo'sh qaytdi: {n} ish yo'q bo'ldi",
         en: "Redis came back empty: {n} jobs gone",
     }
+    QueueAboutTitle {
+        uz: "BullMQ 6.3.16 kabi",
+        en: "Behaves like BullMQ 6.3.16",
+    }
+    QueueAbout {
+        uz: "Bu navbat BullMQ 6.3.16 va Redis 7.0 kabi ishlaydi va haqiqiysi bilan qadamma-qadam tekshirilgan: navbatda bor jobId qayta qo'shilmaydi; workeri o'lgan ish qulfi tugagach navbat boshiga qaytadi; maxStalledCount martadan ko'p to'xtab qolgan ish keyingi safar olinganda bajarilmasdan failed holatiga o'tadi. Ustuvorlik (priority) va kechiktirish (delay) modellashtirilmagan.",
+        en: "This queue behaves like BullMQ 6.3.16 on Redis 7.0, checked step by step against the real thing: a jobId already in the queue is not added again; a job whose worker died goes back to the head of the line when its lock runs out; a job that stalled more than maxStalledCount times is failed, unprocessed, the next time a worker fetches it. Priority and delay are not modelled.",
+    }
+    NoteRedisRestarted {
+        uz: "Redis appendonly fayli bilan qayta ishga tushdi: {n} ish joyida",
+        en: "Redis restarted from its append-only file: {n} jobs still there",
+    }
     NoteUnpublished {
         uz: "operator {n} qatorni qayta tarqatilmagan qildi",
         en: "the operator un-marked {n} rows",
@@ -1007,6 +1019,10 @@ translations! {
     RedisFlush {
         uz: "Redis ma'lumotsiz qayta ishga tushdi",
         en: "Redis restarts empty",
+    }
+    RedisRestart {
+        uz: "Redis appendonly bilan qayta ishga tushdi",
+        en: "Redis restarts with appendonly",
     }
     Unpublish {
         uz: "Qayta tarqatilmagan qilish (operator)",

@@ -128,6 +128,9 @@ pub fn note_text(lang: Lang, note: &Note, who: impl Fn(Wait) -> String) -> Strin
             FaultNote::RedisFlushed { jobs } => {
                 t(lang, Key::NoteRedisFlushed).replace("{n}", &jobs.to_string())
             }
+            FaultNote::RedisRestarted { jobs } => {
+                t(lang, Key::NoteRedisRestarted).replace("{n}", &jobs.to_string())
+            }
             FaultNote::Unpublished { rows } => {
                 t(lang, Key::NoteUnpublished).replace("{n}", &rows.to_string())
             }
@@ -387,7 +390,7 @@ mod step_ids {
         // Every step some program of some preset uses.
         for s in outbox_model::presets() {
             let w = outbox_model::World::new(&s);
-            for p in &w.procs {
+            for p in w.procs() {
                 steps.extend(p.program.iter().copied());
             }
         }

@@ -45,17 +45,17 @@ type Entry = (u64, String, Option<String>, String, Option<EventId>, bool);
 
 /// The newest [`SHOWN`] entries of the log, newest first, in words.
 fn entries_of(lang: Lang, w: &World) -> Vec<Entry> {
-    let names: Vec<String> = w.procs.iter().map(|p| p.name.clone()).collect();
+    let names: Vec<String> = w.procs().iter().map(|p| p.name.clone()).collect();
     let who = |wait: Wait| match wait {
         Wait::Tx(t) => w
-            .procs
+            .procs()
             .iter()
             .find(|p| p.tx == Some(t))
             .map(|p| proc_name(lang, &p.name))
             .unwrap_or_else(|| format!("tx {t}")),
         Wait::Queue => proc_name(lang, "redis"),
     };
-    w.log
+    w.log_entries()
         .iter()
         .rev()
         .take(SHOWN)

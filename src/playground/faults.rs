@@ -88,6 +88,14 @@ pub fn Faults() -> impl IntoView {
                 >
                     {tr(Key::RedisFlush)}
                 </button>
+                <button
+                    type="button"
+                    data-testid="redis-restart"
+                    disabled=move || !has(Action::RedisRestart)
+                    on:click=move |_| ctl.dispatch(Action::RedisRestart)
+                >
+                    {tr(Key::RedisRestart)}
+                </button>
                 {number_field("unpublish-since", Key::SinceTick, 0, since)}
                 <button
                     type="submit"

@@ -63,11 +63,11 @@ fn esc(s: &str) -> String {
 
 /// The diagram of the world's kept log, as SVG text.
 pub fn svg(lang: Lang, w: &World) -> String {
-    let names: Vec<String> = w.procs.iter().map(|p| p.name.clone()).collect();
+    let names: Vec<String> = w.procs().iter().map(|p| p.name.clone()).collect();
     let lanes = names.len() + 2;
     let entries: Vec<&LogEntry> = {
-        let skip = w.log.len().saturating_sub(MAX_ROWS);
-        w.log
+        let skip = w.log_entries().len().saturating_sub(MAX_ROWS);
+        w.log_entries()
             .iter()
             .skip(skip)
             .filter(|e| e.proc.is_some())
@@ -76,7 +76,7 @@ pub fn svg(lang: Lang, w: &World) -> String {
     // The events that went wrong, listed under the rows (a lost event may have no arrow
     // at all: under dual write it never reached the queue).
     let bad: Vec<(EventId, &'static str)> = w
-        .auditor
+        .auditor()
         .events()
         .filter_map(|(e, _)| event_class(w, e).map(|c| (e, c)))
         .take(12)

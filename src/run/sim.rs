@@ -116,7 +116,11 @@ pub struct Sim {
 /// What copying the world costs, in rows: its tables and jobs, and the per-request
 /// bookkeeping the model sizes by the scenario's task count from the first tick.
 fn weight(w: &World) -> usize {
-    w.db.tasks.len() + w.db.outbox.len() + w.queue.len() as usize + w.tasks_total as usize + 1
+    w.db().tasks.len()
+        + w.db().outbox.len()
+        + w.queue().len() as usize
+        + w.tasks_total() as usize
+        + 1
 }
 
 impl Sim {
@@ -207,7 +211,7 @@ impl Sim {
 
     /// Nothing is left to run: the world settled, reached its tick limit, or can never move.
     pub fn finished(&self) -> bool {
-        self.finished || self.world.tick >= self.scenario.max_ticks || self.world.settled()
+        self.finished || self.world.tick() >= self.scenario.max_ticks || self.world.settled()
     }
 
     /// One scheduler tick, recorded. Returns false (and records nothing) when the run is
@@ -237,7 +241,7 @@ impl Sim {
         if self.finished() {
             return false;
         }
-        let kills = |w: &World| w.procs.iter().map(|p| p.kills).sum::<u32>();
+        let kills = |w: &World| w.procs().iter().map(|p| p.kills).sum::<u32>();
         let mut w = self.world.clone();
         let before = kills(&w);
         w.step();

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::pg::TempPostgres;
 use crate::proc::{self, run_visible, ChildGuard, Result};
+use crate::redis::TempRedis;
 use crate::setup::{self, Scope, CHROMEDRIVER, CHROMIUM};
 use crate::static_server::StaticServer;
 use crate::{size, Ctx};
@@ -18,23 +19,57 @@ struct State {
 
 type LayerFn = fn(&Ctx, &mut State) -> Result<bool>;
 
-const LAYERS: [(&str, LayerFn); 6] = [
+/// Each layer: a short key (`cargo xtask test-layer KEY`), what it is, and its function.
+const LAYERS: [(&str, &str, LayerFn); 7] = [
     (
+        "lint",
         "lint (cargo fmt --check, clippy -D warnings: native and wasm32)",
         lint,
     ),
-    ("native tests (cargo test --workspace)", native),
+    ("native", "native tests (cargo test --workspace)", native),
     (
+        "components",
         "component tests in headless Chromium (wasm-bindgen-test)",
         components,
     ),
     (
+        "e2e",
         "end-to-end (trunk build --release, chromedriver)",
         end_to_end,
     ),
-    ("real PostgreSQL", postgres),
-    ("size report of the release build", size_report),
+    ("postgres", "real PostgreSQL", postgres),
+    ("redis", "real Redis + BullMQ (queue truth)", redis_bullmq),
+    ("size", "size report of the release build", size_report),
 ];
+
+/// `cargo xtask test-layer KEY`: set-up, then that one layer (the size report needs
+/// the end-to-end layer's build, so it runs alone only after one). Closes with the same
+/// `N passed, N failed` line, counting the one layer.
+pub fn run_one(ctx: &Ctx, key: &str) -> ExitCode {
+    let Some((_, name, layer)) = LAYERS.iter().find(|(k, _, _)| *k == key) else {
+        let keys: Vec<&str> = LAYERS.iter().map(|(k, _, _)| *k).collect();
+        eprintln!("no layer {key:?}; the layers: {}", keys.join(", "));
+        return ExitCode::from(2);
+    };
+    if let Err(err) = setup::run(ctx, Scope::Test) {
+        eprintln!("set-up failed: {err}");
+        println!("0 passed, 1 failed");
+        return ExitCode::FAILURE;
+    }
+    println!("\n== layer {key}: {name} ==");
+    let t = Instant::now();
+    let ok = layer(ctx, &mut State::default()).unwrap_or_else(|err| {
+        eprintln!("error: {err}");
+        false
+    });
+    println!("layer {key}: {:.1} s", t.elapsed().as_secs_f64());
+    println!("{} passed, {} failed", ok as u8, !ok as u8);
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
 
 pub fn run_all(ctx: &Ctx) -> ExitCode {
     let started = Instant::now();
@@ -45,7 +80,7 @@ pub fn run_all(ctx: &Ctx) -> ExitCode {
     }
     let mut state = State::default();
     let mut results = Vec::new();
-    for (i, (name, layer)) in LAYERS.iter().enumerate() {
+    for (i, (_, name, layer)) in LAYERS.iter().enumerate() {
         println!("\n== layer {}/{}: {name} ==", i + 1, LAYERS.len());
         let t = Instant::now();
         let ok = match layer(ctx, &mut state) {
@@ -213,7 +248,33 @@ fn postgres(ctx: &Ctx, _: &mut State) -> Result<bool> {
     run_visible(cmd.env("OUTBOX_PG_URL", pg.url()))
 }
 
-/// Layer 6: sizes of what layer 4 built.
+/// Layer 6: a throwaway redis-server (no persistence) and real BullMQ from `.tools/`
+/// for the queue truth suite, which prints BullMQ's answer and the model's for every
+/// step. The scenarios that stop or restart Redis start their own from the same binary.
+fn redis_bullmq(ctx: &Ctx, _: &mut State) -> Result<bool> {
+    let redis = TempRedis::start()?;
+    println!("redis-server on 127.0.0.1:{}", redis.port);
+    let ok = run_visible(
+        ctx.cargo()
+            .args([
+                "test",
+                "-p",
+                "outbox-playground",
+                "--features",
+                "integration",
+                "--test",
+                "queue_truth",
+                "--",
+                "--nocapture",
+            ])
+            .env("OUTBOX_REDIS_URL", redis.url())
+            .env("OUTBOX_REDIS_SERVER", &redis.server)
+            .env("OUTBOX_BULLMQ_MODULES", setup::node_modules(ctx)),
+    )?;
+    Ok(ok)
+}
+
+/// Layer 7: sizes of what layer 4 built.
 fn size_report(ctx: &Ctx, state: &mut State) -> Result<bool> {
     if !state.release_built {
         return Err("no release build: `trunk build --release` failed in layer 4".into());

@@ -4,6 +4,7 @@
 //!   playground on http://127.0.0.1:8080 (extra arguments, e.g. `--release`, go to trunk).
 //! - `cargo xtask test`: set up everything, run every test layer, print a size report, and
 //!   close with `N passed, N failed` (counting layers).
+//! - `cargo xtask test-layer KEY`: set up everything, then one layer (`redis`, say).
 //!
 //! Std only, except two pure-Rust compressors for the size report.
 
@@ -11,6 +12,7 @@ mod css;
 mod layers;
 mod pg;
 mod proc;
+mod redis;
 mod setup;
 mod size;
 mod static_server;
@@ -54,7 +56,9 @@ const USAGE: &str = "usage:
   cargo xtask serve [TRUNK_ARGS...]   set up, then serve the playground on http://127.0.0.1:8080
   cargo xtask test                    set up, then run every test layer and report sizes
   cargo xtask setup                   only the set-up (what `test` does first)
-  cargo xtask css                     join style/ into generated/app.css (Trunk's pre_build hook)";
+  cargo xtask css                     join style/ into generated/app.css (Trunk's pre_build hook)
+  cargo xtask test-layer KEY          set up, then one layer (lint, native, components, e2e,
+                                      postgres, redis, size)";
 
 fn main() -> ExitCode {
     let ctx = Ctx::new();
@@ -65,6 +69,7 @@ fn main() -> ExitCode {
     match command.as_deref() {
         Some("serve") => serve(&ctx, &rest),
         Some("test") if rest.is_empty() => layers::run_all(&ctx),
+        Some("test-layer") if rest.len() == 1 => layers::run_one(&ctx, &rest[0]),
         Some("setup") if rest.is_empty() => match setup::run(&ctx, setup::Scope::Test) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {

@@ -7,15 +7,19 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::pg;
 use crate::proc::{self, output, run_logged, which, Result};
 use crate::Ctx;
+use crate::{pg, redis};
 
 pub const TRUNK_VERSION: &str = "0.21.14";
 pub const BINARYEN_NPM: &str = "binaryen@132.0.0";
 pub const WASM_OPT_VERSION: &str = "132";
 /// The accessibility checker the end-to-end layer injects into the page.
 pub const AXE_NPM: &str = "axe-core@4.14.1";
+/// The queue truth suite's BullMQ and its Redis client. The lesson used bullmq 6.3.19,
+/// which npm no longer serves; 6.3.16 is the nearest in that line. ioredis 5.11.1 is the
+/// one bullmq 6.3.16 was built and tested with (its devDependency; a peer dependency).
+pub const BULLMQ_NPM: [&str; 2] = ["bullmq@6.3.16", "ioredis@5.11.1"];
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
@@ -24,7 +28,7 @@ pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 pub enum Scope {
     /// Rust's wasm32 target, trunk, wasm-bindgen-cli, wasm-opt.
     Build,
-    /// The above, plus Chromium + ChromeDriver and PostgreSQL.
+    /// The above, plus Chromium + ChromeDriver, PostgreSQL, redis-server and BullMQ.
     Test,
 }
 
@@ -41,6 +45,8 @@ pub fn run(ctx: &Ctx, scope: Scope) -> Result<()> {
         stage("chromium + chromedriver", || chromium(ctx))?;
         stage(&format!("axe-core (npm {AXE_NPM})"), || axe_core(ctx))?;
         stage("postgresql server", || postgresql(ctx))?;
+        stage("redis-server", || redis_server(ctx))?;
+        stage("bullmq + ioredis (npm)", || bullmq(ctx))?;
     }
     println!("setup: done in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
@@ -229,7 +235,7 @@ fn wasm_opt(ctx: &Ctx) -> Result<String> {
     if ok() {
         return Ok("already installed".into());
     }
-    npm_install(ctx, BINARYEN_NPM, "wasm-opt")?;
+    npm_install(ctx, &[BINARYEN_NPM], "wasm-opt")?;
     if ok() {
         Ok("installed".into())
     } else {
@@ -257,7 +263,7 @@ fn axe_core(ctx: &Ctx) -> Result<String> {
     if ok() {
         return Ok("already installed".into());
     }
-    npm_install(ctx, AXE_NPM, "axe-core")?;
+    npm_install(ctx, &[AXE_NPM], "axe-core")?;
     if ok() {
         Ok("installed".into())
     } else {
@@ -268,8 +274,60 @@ fn axe_core(ctx: &Ctx) -> Result<String> {
     }
 }
 
-/// `npm install PACKAGE` into `.tools/` (npm itself from apt when missing).
-fn npm_install(ctx: &Ctx, package: &str, log_name: &str) -> Result<()> {
+/// The node_modules folder with bullmq and ioredis (what the queue truth suite's
+/// harness.js loads).
+pub fn node_modules(ctx: &Ctx) -> PathBuf {
+    ctx.tools.join("node_modules")
+}
+
+/// The version an npm package in `.tools/` says it is.
+fn npm_version(ctx: &Ctx, name: &str) -> Option<String> {
+    let text = std::fs::read_to_string(node_modules(ctx).join(name).join("package.json")).ok()?;
+    let after = text.split("\"version\"").nth(1)?;
+    Some(after.split('"').nth(1)?.to_string())
+}
+
+fn bullmq(ctx: &Ctx) -> Result<String> {
+    let ok = || {
+        BULLMQ_NPM.iter().all(|spec| {
+            let (name, version) = spec.rsplit_once('@').expect("name@version");
+            npm_version(ctx, name).as_deref() == Some(version)
+        })
+    };
+    if ok() {
+        return Ok("already installed".into());
+    }
+    npm_install(ctx, &BULLMQ_NPM, "bullmq")?;
+    if ok() {
+        Ok("installed".into())
+    } else {
+        Err(format!(
+            "after npm install: bullmq {:?}, ioredis {:?}",
+            npm_version(ctx, "bullmq"),
+            npm_version(ctx, "ioredis")
+        ))
+    }
+}
+
+/// Debian's redis-server (7.0.15 on bookworm), from apt only when missing.
+fn redis_server(ctx: &Ctx) -> Result<String> {
+    let found = || {
+        let server = redis::find_server()?;
+        let version = redis::version(&server).unwrap_or_else(|| "?".into());
+        Some(format!("{} {version}", server.display()))
+    };
+    if let Some(found) = found() {
+        return Ok(format!("found {found}"));
+    }
+    apt_install(ctx, &["redis-server"])?;
+    found()
+        .map(|f| format!("installed {f}"))
+        .ok_or_else(|| "redis-server still not found".into())
+}
+
+/// `npm install PACKAGES` into `.tools/` at exactly those versions (npm itself from apt
+/// when missing).
+fn npm_install(ctx: &Ctx, packages: &[&str], log_name: &str) -> Result<()> {
     if which("npm").is_none() {
         apt_install(ctx, &["nodejs", "npm"])?;
     }
@@ -279,7 +337,13 @@ fn npm_install(ctx: &Ctx, package: &str, log_name: &str) -> Result<()> {
             .arg("install")
             .arg("--prefix")
             .arg(&ctx.tools)
-            .args(["--no-audit", "--no-fund", "--loglevel=error", package]),
+            .args([
+                "--no-audit",
+                "--no-fund",
+                "--save-exact",
+                "--loglevel=error",
+            ])
+            .args(packages),
         &log(ctx, log_name),
     )
 }

@@ -78,13 +78,14 @@ fn run(what: &str, bound_ticks: u64) -> ExitCode {
         eprintln!(
             "outbox-sim: stopped at tick {} (--max-ticks {bound_ticks}); the scenario asks \
              for {} and had not settled",
-            w.tick, scenario.max_ticks
+            w.tick(),
+            scenario.max_ticks
         );
     }
     let c = w.counters();
     println!("{}", serde_json::to_string(&c).expect("counters serialise"));
-    if !w.violations.is_empty() {
-        for v in &w.violations {
+    if !w.violations().is_empty() {
+        for v in w.violations() {
             eprintln!("invariant broken: {v}");
         }
         return ExitCode::from(1);

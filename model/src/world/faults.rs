@@ -6,7 +6,7 @@ use super::{FaultNote, Mem, Note, RelayMem, World};
 use crate::action::{Action, ProcKind, Step, When};
 use crate::db::{Cursor, Exec, Role};
 use crate::ids::{EventId, ProcId};
-use crate::queue::Health;
+use crate::queue::{Health, Persistence};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -30,7 +30,8 @@ impl World {
             | Action::QueueUp
             | Action::FailPublish { .. }
             | Action::RetryFailedJobs
-            | Action::RedisFlush => self.apply_to_queue(a),
+            | Action::RedisFlush
+            | Action::RedisRestart => self.apply_to_queue(a),
             Action::UnpublishSince { since_tick } => self.unpublish_since(*since_tick),
         }
         self.mix(0xFA);
@@ -124,6 +125,12 @@ impl World {
                 self.touched.extend(evs);
                 self.last_flush = Some(self.tick);
                 self.log_fault(FaultNote::RedisFlushed { jobs });
+            }
+            Action::RedisRestart => {
+                let lost = self.queue.restart(Persistence::AppendOnly);
+                debug_assert!(lost.is_empty(), "an append-only restart keeps every job");
+                let jobs = self.queue.len() as u32;
+                self.log_fault(FaultNote::RedisRestarted { jobs });
             }
             _ => unreachable!("not a queue action: {a:?}"),
         }

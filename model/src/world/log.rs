@@ -48,6 +48,10 @@ pub enum FaultNote {
     RedisFlushed {
         jobs: u32,
     },
+    /// Redis restarted with its append-only file: this many jobs came back.
+    RedisRestarted {
+        jobs: u32,
+    },
     /// The operator's UPDATE un-marked this many rows.
     Unpublished {
         rows: u32,

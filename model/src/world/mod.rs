@@ -20,6 +20,7 @@ mod judge;
 mod log;
 mod process;
 mod program;
+mod read;
 mod relay;
 mod session;
 mod worker;
@@ -151,39 +152,42 @@ impl Proc {
 /// canon runs never grow a list, and a big run does not claim its whole size up front.
 const RESERVE_EVENTS: usize = 4096;
 
+/// The world. Its fields are the crate's own: code outside reads them through the
+/// accessors in `read.rs` and changes the world only through `apply`, `step`, `advance`
+/// and `run` (sans-IO, in the manner of str0m: a small public surface over private state).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct World {
-    pub cfg: Config,
-    pub tasks_total: u32,
-    pub summa: u32,
-    pub script: Vec<ScriptStmt>,
-    pub tick: u64,
-    pub rng: Rng,
-    pub db: Db,
-    pub queue: Queue,
-    pub procs: Vec<Proc>,
-    pub auditor: Auditor,
-    pub armed: Vec<ArmedKill>,
+    pub(crate) cfg: Config,
+    pub(crate) tasks_total: u32,
+    pub(crate) summa: u32,
+    pub(crate) script: Vec<ScriptStmt>,
+    pub(crate) tick: u64,
+    pub(crate) rng: Rng,
+    pub(crate) db: Db,
+    pub(crate) queue: Queue,
+    pub(crate) procs: Vec<Proc>,
+    pub(crate) auditor: Auditor,
+    pub(crate) armed: Vec<ArmedKill>,
     api_errors: Vec<When>,
     publish_failures: Vec<(u32, u32)>,
     schedule: VecDeque<(u64, Action)>,
     next_event: u32,
     next_stall_check: u64,
     external_seen: BTreeSet<u32>,
-    pub log: VecDeque<LogEntry>,
-    pub polls: Vec<Vec<Poll>>,
-    pub script_results: Vec<ScriptResult>,
+    pub(crate) log: VecDeque<LogEntry>,
+    pub(crate) polls: Vec<Vec<Poll>>,
+    pub(crate) script_results: Vec<ScriptResult>,
     /// Every kill: which process, at which step, at which tick (capped).
-    pub kills: Vec<(ProcId, Step, u64)>,
+    pub(crate) kills: Vec<(ProcId, Step, u64)>,
     /// The high-water relay's mark (`last_id`), saved with its poll's COMMIT.
-    pub high_water: u64,
+    pub(crate) high_water: u64,
     /// The tick of the last Redis flush, if any (the operator's recovery starts there).
-    pub last_flush: Option<u64>,
+    pub(crate) last_flush: Option<u64>,
     preloaded: u32,
-    pub trace_hash: u64,
-    pub steps: u64,
-    pub check: CheckLevel,
-    pub violations: Vec<String>,
+    pub(crate) trace_hash: u64,
+    pub(crate) steps: u64,
+    pub(crate) check: CheckLevel,
+    pub(crate) violations: Vec<String>,
     touched: Vec<EventId>,
     /// The event a worker or the API held during a step that cannot change its class:
     /// checked with the touched ones, not judged again.
@@ -526,6 +530,7 @@ impl World {
         }
         if self.queue.health == Health::Up {
             v.push(Action::RedisFlush);
+            v.push(Action::RedisRestart);
         }
         if let Some(t) = self.last_flush {
             v.push(Action::UnpublishSince { since_tick: t });

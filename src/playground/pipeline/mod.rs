@@ -91,7 +91,7 @@ fn proc_names(ctl: Ctl, kind: ProcKind) -> Vec<String> {
     ctl.scenario_version.track();
     ctl.sim.with_value(|s| {
         s.world
-            .procs
+            .procs()
             .iter()
             .filter(|p| p.kind == kind)
             .map(|p| p.name.clone())

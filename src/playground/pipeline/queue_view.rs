@@ -62,6 +62,10 @@ pub fn QueueView() -> impl IntoView {
             <p class=move || health().0 data-testid="queue-health">{move || health().1}</p>
             <ul class="queue__chips">{chips}</ul>
             <ul class="queue__jobs">{jobs}</ul>
+            <details class="queue__about" data-testid="queue-about">
+                <summary>{move || i18n.t(Key::QueueAboutTitle)}</summary>
+                <p>{move || i18n.t(Key::QueueAbout)}</p>
+            </details>
         </div>
     }
 }

@@ -36,14 +36,14 @@ pub fn spawn_tokens(tokens: RwSignal<Vec<Token>>) {
         let mut fresh: Vec<Token> = Vec::new();
         ctl.sim.with_value(|sim| {
             let w = &sim.world;
-            if w.tick < seen_tick {
+            if w.tick() < seen_tick {
                 seen_tick = 0; // the timeline went back
             }
             if still || fast {
-                seen_tick = w.tick;
+                seen_tick = w.tick();
                 return;
             }
-            for e in w.log.iter().filter(|e| e.tick > seen_tick) {
+            for e in w.log_entries().iter().filter(|e| e.tick > seen_tick) {
                 let t = token_for(w, e);
                 if let Some((lane, label, dup)) = t {
                     next_id += 1;
@@ -56,7 +56,7 @@ pub fn spawn_tokens(tokens: RwSignal<Vec<Token>>) {
                     });
                 }
             }
-            seen_tick = w.tick;
+            seen_tick = w.tick();
         });
         let stale = |t: &Token| now - t.born > TOKEN_MS;
         let any_stale = tokens.with_untracked(|v| v.iter().any(stale));
@@ -76,10 +76,10 @@ pub fn spawn_tokens(tokens: RwSignal<Vec<Token>>) {
 fn token_for(w: &World, e: &LogEntry) -> Option<(Lane, String, bool)> {
     let kind = e
         .proc
-        .and_then(|p| w.procs.get(p.0 as usize))
+        .and_then(|p| w.procs().get(p.0 as usize))
         .map(|p| p.kind);
     let again = |ev: outbox_model::EventId, f: fn(&outbox_model::auditor::Life) -> u16| {
-        w.auditor.life(ev).is_some_and(|l| f(l) > 1)
+        w.auditor().life(ev).is_some_and(|l| f(l) > 1)
     };
     match (kind, e.note) {
         (Some(ProcKind::Client), Note::Ok) => Some((Lane::ClientApi, "POST".to_string(), false)),

@@ -57,8 +57,9 @@ pub fn measure(dist: &Path) -> Result<Vec<Sizes>> {
     Ok(files)
 }
 
-/// Issue #6's budget for everything a first visit transfers (gzip of html, js, wasm, css).
-pub const TRANSFER_BUDGET: usize = 300_000;
+/// The cap on everything a first visit transfers (gzip of html, js, wasm, css): 480 KB,
+/// decided in the ship-it issue (#18) when the first round's 300 KB budget was withdrawn.
+pub const TRANSFER_BUDGET: usize = 480_000;
 
 /// Prints the sizes and whether the total transfer is within [`TRANSFER_BUDGET`]; returns that.
 pub fn report(dist: &Path) -> Result<bool> {

@@ -11,7 +11,7 @@
 //!
 //! `cargo xtask test` starts a redis-server (`OUTBOX_REDIS_URL`), names its binary for the
 //! scenarios that restart Redis (`OUTBOX_REDIS_SERVER`) and the node_modules folder with
-//! bullmq and ioredis (`OUTBOX_BULLMQ_MODULES`). Locks are 200 ms here, not 30 s.
+//! bullmq and ioredis (`OUTBOX_BULLMQ_MODULES`). Locks are 1 s here, not 30 s.
 //!
 //! Modules: `dedup` (case 1: jobId in every state, removeOnComplete / removeOnFail),
 //! `stalled` (cases 2 and 3: a worker that stops renewing its lock, a late completion),

@@ -27,6 +27,15 @@ use outbox_playground::run::link::{self, MAX_LINK};
 use outbox_playground::run::sim::{Input, Run, Sim, MAX_ATOMS, MAX_PAGE_TASKS};
 use serde_json::{json, Value};
 
+/// Returns an error (not a panic) when `cond` does not hold.
+macro_rules! ensure {
+    ($cond:expr, $($msg:tt)+) => {
+        if !$cond {
+            return Err(format!($($msg)+).into());
+        }
+    };
+}
+
 /// Where unreadable saved state is kept (the contract with the page).
 fn corrupt_key() -> String {
     format!("{RUN_KEY}/corrupt")
@@ -581,7 +590,7 @@ fn json_outside_strings(text: &str) -> String {
 
 /// A JSON export: served as JSON, parses, and the payloads are only string data in it.
 fn check_json_export(what: &str, mime: &str, text: &str) -> Result<Value, BoxError> {
-    assert!(
+    ensure!(
         mime.starts_with("application/json"),
         "{what}: served as {mime}"
     );
@@ -596,7 +605,7 @@ fn check_json_export(what: &str, mime: &str, text: &str) -> Result<Value, BoxErr
         "javascript",
         "__pwned",
     ] {
-        assert!(
+        ensure!(
             !syntax.contains(bad),
             "{what}: {bad:?} outside a JSON string: {}",
             short(&syntax, 300)
@@ -608,7 +617,7 @@ fn check_json_export(what: &str, mime: &str, text: &str) -> Result<Value, BoxErr
 /// The Rust test export: one `#[test]`, and the payloads only inside literals or
 /// comments (no identifier of theirs is code).
 fn check_rust_export(what: &str, mime: &str, text: &str) -> TestResult {
-    assert!(mime.starts_with("text/x-rust"), "{what}: served as {mime}");
+    ensure!(mime.starts_with("text/x-rust"), "{what}: served as {mime}");
     let file = syn::parse_file(text).map_err(|e| format!("{what}: does not parse: {e}"))?;
     let tests: Vec<String> = file
         .items
@@ -620,22 +629,20 @@ fn check_rust_export(what: &str, mime: &str, text: &str) -> TestResult {
             _ => None,
         })
         .collect();
-    assert_eq!(
-        tests.len(),
-        1,
+    ensure!(
+        tests.len() == 1,
         "{what}: {} #[test] functions: {tests:?}",
         tests.len()
     );
-    assert_eq!(
-        text.matches("#[test]").count(),
-        1,
+    ensure!(
+        text.matches("#[test]").count() == 1,
         "{what}: \"#[test]\" appears more than once in the text"
     );
     let tokens: proc_macro2::TokenStream = text.parse().map_err(|e| format!("{what}: {e}"))?;
     let mut idents = Vec::new();
     collect_idents(tokens, &mut idents);
     for bad in ["__pwned", "window", "onerror", "onload", "onmouseover"] {
-        assert!(
+        ensure!(
             !idents.iter().any(|i| i == bad),
             "{what}: the payload's {bad:?} is code in the export"
         );
@@ -730,11 +737,13 @@ fn the_watch_sees_a_payload_that_runs() {
     });
     let ok = r#"{"name":"<script>x</script>","n":1}"#;
     assert_eq!(json_outside_strings(ok), r#"{"":"","":1}"#);
-    assert!(std::panic::catch_unwind(|| check_json_export("t", "application/json", ok)).is_ok());
+    assert!(check_json_export("t", "application/json", ok).is_ok());
+    assert!(check_json_export("t", "text/html", ok).is_err());
+    assert!(check_json_export("t", "application/json", r#"{"a":1}<script>"#).is_err());
     let code = "#[test]\nfn a() { let s = \"<script>\"; }\n#[test]\nfn b() {}\n";
-    assert!(std::panic::catch_unwind(|| check_rust_export("t", "text/x-rust", code)).is_err());
+    assert!(check_rust_export("t", "text/x-rust", code).is_err());
     let code = "#[test]\nfn a() { window.__pwned = 1; }\n";
-    assert!(std::panic::catch_unwind(|| check_rust_export("t", "text/x-rust", code)).is_err());
+    assert!(check_rust_export("t", "text/x-rust", code).is_err());
     let code = "// <script>window.__pwned=1</script>\n#[test]\nfn a() { let _ = r#\"<img onerror=x>\"#; }\n";
     assert!(check_rust_export("t", "text/x-rust", code).is_ok());
     assert_eq!(
@@ -1204,10 +1213,14 @@ fn unreadable_saved_state_is_reported_and_kept() {
             let mut unknown = serde_json::to_value(sim.to_run())?;
             unknown["from_the_future"] = json!({ "x": 1 });
             let good = link::to_json(&sim.to_run());
+            let mut cut = good.len() / 2;
+            while !good.is_char_boundary(cut) {
+                cut -= 1;
+            }
             let cases = [
                 ("a saved run of version 99", v99.to_string()),
                 ("a saved run with an unknown field", unknown.to_string()),
-                ("broken JSON", good[..good.len() / 2].to_string()),
+                ("broken JSON", good[..cut].to_string()),
             ];
             let corrupt = corrupt_key();
             open_page(&client, &page).await?;
@@ -1627,11 +1640,8 @@ fn exports_of_a_hostile_run_carry_the_payloads_only_as_data() {
             open_page(&client, &url_of(&page, &run)).await?;
             let s = seen(&client).await?;
             assert_clean(&s, "hostile run");
-            assert!(
-                s.notice.is_none(),
-                "the hostile run was refused: {:?}",
-                s.notice.as_deref().map(|n| short(n, 200))
-            );
+            // Opened: checked below, where the exports give its texts back.
+            let refused = s.notice.clone();
 
             // The sequence diagram as shown (covered by `seen`) and as downloaded.
             let (mime, svg) = export_of(&client, "sequence-export").await?;
@@ -1645,37 +1655,45 @@ fn exports_of_a_hostile_run_carry_the_payloads_only_as_data() {
             assert_eq!(bad, json!([]), "the sequence diagram's SVG: {bad}");
             eprintln!("sequence diagram: {} bytes of SVG, clean", svg.len());
 
-            let (mime, text) = export_of(&client, "export-trace").await?;
-            let trace = check_json_export("trace", &mime, &text)?;
-            assert_eq!(
-                trace["scenario"]["name"].as_str(),
-                Some(payload.as_str()),
-                "the trace changed the name"
-            );
-            eprintln!(
-                "trace: {} bytes, the payload only as string data",
-                text.len()
-            );
-
             let (mime, text) = export_of(&client, "export-scenario").await?;
             let scenario = check_json_export("scenario", &mime, &text)?;
-            assert_eq!(
-                scenario["name"].as_str(),
-                Some(payload.as_str()),
-                "the scenario changed the name"
+            // The texts come back as data (the page may tidy control characters, not this).
+            let carries = |v: &Value| {
+                let t = v.as_str().unwrap_or_default();
+                t.contains("<script>window.__pwned=1</script>")
+                    && t.contains(r#"<img src=x onerror="window.__pwned=1">"#)
+            };
+            assert!(
+                carries(&scenario["name"]),
+                "the hostile run did not open (notice: {:?})",
+                refused.as_deref().map(|n| short(n, 200))
             );
-            assert_eq!(
-                scenario["summary"].as_str(),
-                Some(payload.as_str()),
-                "the scenario changed the summary"
+            assert!(
+                carries(&scenario["summary"]),
+                "the scenario export lost the summary"
             );
             eprintln!(
                 "scenario: {} bytes, the payload only as string data",
                 text.len()
             );
 
+            let (mime, text) = export_of(&client, "export-trace").await?;
+            let trace = check_json_export("trace", &mime, &text)?;
+            assert!(
+                carries(&trace["scenario"]["name"]),
+                "the trace export lost the name"
+            );
+            eprintln!(
+                "trace: {} bytes, the payload only as string data",
+                text.len()
+            );
+
             let (mime, text) = export_of(&client, "export-test").await?;
             check_rust_export("Rust test", &mime, &text)?;
+            assert!(
+                text.contains("__pwned"),
+                "the Rust test does not carry the run's texts: the check above proved nothing"
+            );
             eprintln!(
                 "Rust test: {} bytes, one #[test], the payload only in literals and comments",
                 text.len()

@@ -209,6 +209,8 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
                 "lesson",
                 "--test",
                 "proof",
+                "--test",
+                "hostile",
                 "--bench",
                 "page",
             ])

@@ -74,6 +74,91 @@ struct Frames {
     ticks: u64,
 }
 
+/// Records every animation frame's start, the tick shown in it and (every tenth frame)
+/// the page's element count, until the run finishes or `window.__bench.stop` is set.
+async fn install_recorder(client: &fantoccini::Client) -> TestResult {
+    client
+        .execute(
+            "window.__bench = { frames: [], ticks: [], dom: 0, stop: false };
+             const done = () => document.querySelector('[data-testid=finished]').hidden === false;
+             (function f(t) {
+                 const b = window.__bench;
+                 if (b.stop || (b.frames.length > 0 && done())) { b.stop = true; return; }
+                 b.frames.push(t);
+                 const tick = document.querySelector('[data-testid=count-tick]');
+                 b.ticks.push(tick ? tick.textContent : '');
+                 if (b.frames.length % 10 === 0) {
+                     b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
+                 }
+                 requestAnimationFrame(f);
+             })(performance.now());",
+            vec![],
+        )
+        .await?;
+    Ok(())
+}
+
+async fn wait_for_the_end(client: &fantoccini::Client) -> TestResult {
+    // The recorder stops itself when the run ends; WINDOW bounds a run that does not.
+    let deadline = std::time::Instant::now() + WINDOW;
+    while std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if client
+            .execute("return window.__bench.stop;", vec![])
+            .await?
+            .as_bool()
+            == Some(true)
+        {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Stops the recorder and reads its frames, from the run's first frame on.
+async fn read_frames(
+    client: &fantoccini::Client,
+) -> Result<Frames, Box<dyn std::error::Error + Send + Sync>> {
+    let v = client
+        .execute(
+            "const b = window.__bench; b.stop = true;
+             b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
+             return JSON.stringify({ frames: b.frames, ticks: b.ticks, dom: b.dom });",
+            vec![],
+        )
+        .await?;
+    let ticks: u64 = counter(client, "tick").await?.parse()?;
+    let v: serde_json::Value = serde_json::from_str(v.as_str().unwrap_or("{}"))?;
+    let frames: Vec<f64> = v["frames"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+        .unwrap_or_default();
+    // WebDriver's click reaches the page a few frames after recording starts: those
+    // frames (the tick still at its first value) are idle ones, each waiting for the
+    // display's tick, not frames of the run. The page's play loop asked for its frames
+    // before this recorder did, so it runs first in a frame: the first frame that
+    // shows the tick moved is the run's first frame.
+    let shown: Vec<String> = v["ticks"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|x| x.as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let moved = shown
+        .iter()
+        .position(|t| Some(t) != shown.first())
+        .unwrap_or(0);
+    let frames = &frames[moved.min(frames.len())..];
+    let intervals: Vec<f64> = frames.windows(2).map(|w| w[1] - w[0]).collect();
+    Ok(Frames {
+        intervals,
+        dom_max: v["dom"].as_u64().unwrap_or(0),
+        ticks,
+    })
+}
+
 async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
     let mut scenario = outbox_model::preset("canon-outbox").expect("the canon preset");
     scenario.workload.tasks = TASKS;
@@ -91,64 +176,10 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
     with_session(client, move |client| async move {
         open(&client, &url).await?;
         set_value(&client, "speed", "7").await?;
-        client
-            .execute(
-                "window.__bench = { frames: [], ticks: [], dom: 0, stop: false };
-                 const done = () => document.querySelector('[data-testid=finished]').hidden === false;
-                 (function f(t) {
-                     const b = window.__bench;
-                     if (b.stop || (b.frames.length > 0 && done())) { b.stop = true; return; }
-                     b.frames.push(t);
-                     const tick = document.querySelector('[data-testid=count-tick]');
-                     b.ticks.push(tick ? tick.textContent : '');
-                     if (b.frames.length % 10 === 0) {
-                         b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
-                     }
-                     requestAnimationFrame(f);
-                 })(performance.now());",
-                vec![],
-            )
-            .await?;
+        install_recorder(&client).await?;
         click(&client, "play").await?;
-        // The recorder stops itself when the run ends; WINDOW bounds a run that does not.
-        let deadline = std::time::Instant::now() + WINDOW;
-        while std::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            if client.execute("return window.__bench.stop;", vec![]).await?.as_bool() == Some(true) {
-                break;
-            }
-        }
-        let v = client
-            .execute(
-                "const b = window.__bench; b.stop = true;
-                 b.dom = Math.max(b.dom, document.getElementsByTagName('*').length);
-                 return JSON.stringify({ frames: b.frames, ticks: b.ticks, dom: b.dom });",
-                vec![],
-            )
-            .await?;
-        let ticks: u64 = counter(&client, "tick").await?.parse()?;
-        let v: serde_json::Value = serde_json::from_str(v.as_str().unwrap_or("{}"))?;
-        let frames: Vec<f64> = v["frames"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
-            .unwrap_or_default();
-        // WebDriver's click reaches the page a few frames after recording starts: those
-        // frames (the tick still at its first value) are idle ones, each waiting for the
-        // display's tick, not frames of the run. The page's play loop asked for its frames
-        // before this recorder did, so it runs first in a frame: the first frame that
-        // shows the tick moved is the run's first frame.
-        let shown: Vec<String> = v["ticks"]
-            .as_array()
-            .map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect())
-            .unwrap_or_default();
-        let moved = shown.iter().position(|t| Some(t) != shown.first()).unwrap_or(0);
-        let frames = &frames[moved.min(frames.len())..];
-        let intervals: Vec<f64> = frames.windows(2).map(|w| w[1] - w[0]).collect();
-        *out.lock().unwrap() = Some(Frames {
-            intervals,
-            dom_max: v["dom"].as_u64().unwrap_or(0),
-            ticks,
-        });
+        wait_for_the_end(&client).await?;
+        *out.lock().unwrap() = Some(read_frames(&client).await?);
         Ok(())
     })
     .await;

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use fantoccini::key::Key as WdKey;
+use fantoccini::wd::WindowHandle;
 use fantoccini::{Client, Locator};
 use outbox_model::lesson::STEPS;
 
@@ -88,135 +89,156 @@ async fn predict(client: &Client, guess: &str, actual: &str) -> TestResult {
     wait_attr(client, "predict-result", "data-actual", actual, 10).await
 }
 
+/// §1 to §3: losing an event under dual write, the canon's numbers, the outbox.
+async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
+    // §1: lose an event under dual write: arm the API's kill between COMMIT and the add.
+    goto_step(client, "lose-dual").await?;
+    click(client, "arm-api-queue_add").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "lose-dual").await?;
+
+    // §2: the canon's numbers — lesson: "bazada 100, navbatda 90".
+    goto_step(client, "canon-dual").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "canon-dual").await?;
+    assert_eq!(
+        text_of(client, "canon-line").await?,
+        "bazada 100, navbatda 90"
+    );
+
+    goto_step(client, "canon-outbox").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "canon-outbox").await?;
+    assert_eq!(counter(client, "queue_jobs").await?, "100");
+
+    // §3: three kills of the API at three steps lose nothing.
+    goto_step(client, "outbox-try").await?;
+    for step in ["insert_event", "commit", "respond"] {
+        click(client, &format!("arm-api-{step}")).await?;
+    }
+    run_to_end(client).await?;
+    assert_reached(client, "outbox-try").await?;
+    assert_eq!(counter(client, "lost").await?, "0");
+
+    goto_step(client, "rollback").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "rollback").await?;
+
+    goto_step(client, "app-role").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "app-role").await?;
+    Ok(())
+}
+
+/// §4: the relay's double send, two relays, SKIP LOCKED off, "try it yourself", CDC,
+/// cleanup.
+async fn walk_relay_steps(client: &Client) -> TestResult {
+    // §4.2: the relay dies after the add, before the mark: the event goes out twice.
+    goto_step(client, "relay-twice").await?;
+    click(client, "arm-relay-1-mark_published").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "relay-twice").await?;
+
+    // §4.1: "200 hodisa, ikki relay — har biri aynan bir marta".
+    goto_step(client, "two-relays").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "two-relays").await?;
+    assert_eq!(counter(client, "queue_jobs").await?, "200");
+    assert_eq!(counter(client, "queue_dedup_hits").await?, "0");
+
+    // SKIP LOCKED off through the modes panel: the lock-free SELECT (option 3).
+    goto_step(client, "no-skip-locked").await?;
+    set_value(client, "mode-lock", "3").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "no-skip-locked").await?;
+
+    // "Try it yourself": a wrong answer does not count, the right one with the run does.
+    goto_step(client, "why-inside").await?;
+    click(client, "answer-why-0").await?;
+    predict(client, "lost", "lost").await?;
+    assert!(!reached(client).await?, "a wrong answer reached the goal");
+    click(client, "answer-why-1").await?;
+    assert_reached(client, "why-inside").await?;
+
+    goto_step(client, "cdc").await?;
+    click(client, "arm-cdc-save_offset").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "cdc").await?;
+
+    // Cleanup: the by-age cleaner loses events (goal not reached), the lesson's does not.
+    goto_step(client, "cleanup").await?;
+    run_to_end(client).await?;
+    assert!(
+        !reached(client).await?,
+        "the by-age cleaner reached the goal"
+    );
+    assert_ne!(counter(client, "lost").await?, "0");
+    click(client, "variant-cleaner-published-only").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "cleanup").await?;
+    Ok(())
+}
+
+/// §5 and §6: the delivery guarantees, guessed then revealed, and the inbox.
+async fn walk_delivery_and_inbox(client: &Client) -> TestResult {
+    // §5: guess, then reveal.
+    goto_step(client, "at-most-once").await?;
+    predict(client, "lost", "lost").await?;
+    assert_reached(client, "at-most-once").await?;
+    goto_step(client, "at-least-once").await?;
+    predict(client, "fine", "duplicate").await?;
+    assert_reached(client, "at-least-once").await?;
+    goto_step(client, "effectively-once").await?;
+    predict(client, "fine", "fine").await?;
+    assert_reached(client, "effectively-once").await?;
+
+    // §6: three deliveries, one effect; then the inbox in its own transaction.
+    goto_step(client, "inbox-three").await?;
+    predict(client, "fine", "fine").await?;
+    assert_reached(client, "inbox-three").await?;
+    assert_eq!(counter(client, "balance").await?, "50000");
+
+    goto_step(client, "inbox-own-tx").await?;
+    set_value(client, "mode-worker", "2").await?;
+    click(client, "arm-worker-1-begin_second").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "inbox-own-tx").await?;
+    Ok(())
+}
+
+/// Every step is done, and the progress survives a reload, exports and resets.
+async fn progress_survives_a_reload(client: &Client, page: &str) -> TestResult {
+    let all = format!("{n} / {n}", n = STEPS.len());
+    let done = text_of(client, "progress-done").await?;
+    assert!(done.contains(&all), "progress: {done}");
+    client.refresh().await?;
+    open(client, page).await?;
+    let again = text_of(client, "progress-done").await?;
+    assert!(again.contains(&all), "after a reload: {again}");
+    let export = attr(client, "progress-export", "href")
+        .await?
+        .unwrap_or_default();
+    assert!(export.starts_with("data:application/json"), "{export}");
+    assert!(
+        export.contains("inbox-own-tx"),
+        "the export lists the done steps"
+    );
+    click(client, "progress-reset").await?;
+    let reset = text_of(client, "progress-done").await?;
+    assert!(reset.starts_with("0 "), "after reset: {reset}");
+    Ok(())
+}
+
 #[tokio::test]
 async fn the_guided_path_is_walked_through_the_controls() {
     let (client, page) = session(1920, 1080).await;
     with_session(client, |client| async move {
         open(&client, &page).await?;
 
-        // §1: lose an event under dual write: arm the API's kill between COMMIT and the add.
-        goto_step(&client, "lose-dual").await?;
-        click(&client, "arm-api-queue_add").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "lose-dual").await?;
-
-        // §2: the canon's numbers — lesson: "bazada 100, navbatda 90".
-        goto_step(&client, "canon-dual").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "canon-dual").await?;
-        assert_eq!(
-            text_of(&client, "canon-line").await?,
-            "bazada 100, navbatda 90"
-        );
-
-        goto_step(&client, "canon-outbox").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "canon-outbox").await?;
-        assert_eq!(counter(&client, "queue_jobs").await?, "100");
-
-        // §3: three kills of the API at three steps lose nothing.
-        goto_step(&client, "outbox-try").await?;
-        for step in ["insert_event", "commit", "respond"] {
-            click(&client, &format!("arm-api-{step}")).await?;
-        }
-        run_to_end(&client).await?;
-        assert_reached(&client, "outbox-try").await?;
-        assert_eq!(counter(&client, "lost").await?, "0");
-
-        goto_step(&client, "rollback").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "rollback").await?;
-
-        goto_step(&client, "app-role").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "app-role").await?;
-
-        // §4.2: the relay dies after the add, before the mark: the event goes out twice.
-        goto_step(&client, "relay-twice").await?;
-        click(&client, "arm-relay-1-mark_published").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "relay-twice").await?;
-
-        // §4.1: "200 hodisa, ikki relay — har biri aynan bir marta".
-        goto_step(&client, "two-relays").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "two-relays").await?;
-        assert_eq!(counter(&client, "queue_jobs").await?, "200");
-        assert_eq!(counter(&client, "queue_dedup_hits").await?, "0");
-
-        // SKIP LOCKED off through the modes panel: the lock-free SELECT (option 3).
-        goto_step(&client, "no-skip-locked").await?;
-        set_value(&client, "mode-lock", "3").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "no-skip-locked").await?;
-
-        // "Try it yourself": a wrong answer does not count, the right one with the run does.
-        goto_step(&client, "why-inside").await?;
-        click(&client, "answer-why-0").await?;
-        predict(&client, "lost", "lost").await?;
-        assert!(!reached(&client).await?, "a wrong answer reached the goal");
-        click(&client, "answer-why-1").await?;
-        assert_reached(&client, "why-inside").await?;
-
-        goto_step(&client, "cdc").await?;
-        click(&client, "arm-cdc-save_offset").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "cdc").await?;
-
-        // Cleanup: the by-age cleaner loses events (goal not reached), the lesson's does not.
-        goto_step(&client, "cleanup").await?;
-        run_to_end(&client).await?;
-        assert!(
-            !reached(&client).await?,
-            "the by-age cleaner reached the goal"
-        );
-        assert_ne!(counter(&client, "lost").await?, "0");
-        click(&client, "variant-cleaner-published-only").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "cleanup").await?;
-
-        // §5: guess, then reveal.
-        goto_step(&client, "at-most-once").await?;
-        predict(&client, "lost", "lost").await?;
-        assert_reached(&client, "at-most-once").await?;
-        goto_step(&client, "at-least-once").await?;
-        predict(&client, "fine", "duplicate").await?;
-        assert_reached(&client, "at-least-once").await?;
-        goto_step(&client, "effectively-once").await?;
-        predict(&client, "fine", "fine").await?;
-        assert_reached(&client, "effectively-once").await?;
-
-        // §6: three deliveries, one effect; then the inbox in its own transaction.
-        goto_step(&client, "inbox-three").await?;
-        predict(&client, "fine", "fine").await?;
-        assert_reached(&client, "inbox-three").await?;
-        assert_eq!(counter(&client, "balance").await?, "50000");
-
-        goto_step(&client, "inbox-own-tx").await?;
-        set_value(&client, "mode-worker", "2").await?;
-        click(&client, "arm-worker-1-begin_second").await?;
-        run_to_end(&client).await?;
-        assert_reached(&client, "inbox-own-tx").await?;
-
-        // Every step is done, and the progress survives a reload.
-        let all = format!("{n} / {n}", n = STEPS.len());
-        let done = text_of(&client, "progress-done").await?;
-        assert!(done.contains(&all), "progress: {done}");
-        client.refresh().await?;
-        open(&client, &page).await?;
-        let again = text_of(&client, "progress-done").await?;
-        assert!(again.contains(&all), "after a reload: {again}");
-        let export = attr(&client, "progress-export", "href")
-            .await?
-            .unwrap_or_default();
-        assert!(export.starts_with("data:application/json"), "{export}");
-        assert!(
-            export.contains("inbox-own-tx"),
-            "the export lists the done steps"
-        );
-        click(&client, "progress-reset").await?;
-        let reset = text_of(&client, "progress-done").await?;
-        assert!(reset.starts_with("0 "), "after reset: {reset}");
+        walk_dual_write_and_outbox(&client).await?;
+        walk_relay_steps(&client).await?;
+        walk_delivery_and_inbox(&client).await?;
+        progress_survives_a_reload(&client, &page).await?;
         Ok(())
     })
     .await;
@@ -242,6 +264,95 @@ async fn show_me_reaches_every_goal() {
     .await;
 }
 
+/// Exercise 1: wrong answers are marked wrong, right ones right.
+async fn blanks_are_checked(client: &Client) -> TestResult {
+    for (i, a) in ["double", "tranzaksiya", "relay", "NOWAIT", "inbox"]
+        .iter()
+        .enumerate()
+    {
+        set_value(client, &format!("blank-{i}"), a).await?;
+    }
+    click(client, "blanks-check").await?;
+    assert_eq!(
+        attr(client, "blank-0-result", "data-right")
+            .await?
+            .as_deref(),
+        Some("false")
+    );
+    assert_eq!(
+        attr(client, "blank-3-result", "data-right")
+            .await?
+            .as_deref(),
+        Some("false")
+    );
+    set_value(client, "blank-0", "dual").await?;
+    set_value(client, "blank-3", "skip locked").await?;
+    click(client, "blanks-check").await?;
+    wait_for_text(client, "blanks-score", "5 / 5 to'g'ri", 5).await?;
+    Ok(())
+}
+
+/// Exercises 2 and 3 print the lesson's expected console (§9).
+async fn consoles_match_the_lesson(client: &Client) -> TestResult {
+    // Exercise 2, the lesson's expected console (§9).
+    click(client, "ex2-run").await?;
+    let lines = lines_of(client, "ex2-line").await?;
+    assert_eq!(
+        lines,
+        [
+            "{ tarqatildi: 4, xato: 1 }",
+            "{ tarqatildi: 1, xato: 0 }",
+            "{ tarqatildi: 0, xato: 0 }",
+            "navbat: 1, 2, 4, 5, 3",
+            "3-hodisa urinishlari: 2",
+        ]
+    );
+    assert_eq!(
+        attr(client, "ex2-verdict", "data-match").await?.as_deref(),
+        Some("true")
+    );
+
+    // Exercise 3, the lesson's expected console (§9), and the balance.
+    click(client, "ex3-run").await?;
+    let lines = lines_of(client, "ex3-line").await?;
+    assert_eq!(
+        lines,
+        [
+            "t-1: jarayon o'ldi — ROLLBACK, balans 0",
+            "t-1: balans 50000",
+            "t-1: balans 50000",
+        ]
+    );
+    assert_eq!(text_of(client, "ex3-balance").await?, "50000");
+    assert_eq!(
+        attr(client, "ex3-verdict", "data-match").await?.as_deref(),
+        Some("true")
+    );
+    Ok(())
+}
+
+/// Exercise 3 loaded into the playground, then the quiz.
+async fn exercise_loads_and_quiz_answers(client: &Client) -> TestResult {
+    // The exercise loads into the playground, where the model agrees.
+    click(client, "ex3-load").await?;
+    run_to_end(client).await?;
+    assert_eq!(counter(client, "balance").await?, "50000");
+
+    // The quiz: a wrong answer is explained as wrong, the right one as right.
+    click(client, "tab-quiz").await?;
+    click(client, "answer-q2-0").await?;
+    assert_eq!(
+        attr(client, "why-q2", "data-right").await?.as_deref(),
+        Some("false")
+    );
+    click(client, "answer-q2-1").await?;
+    assert_eq!(
+        attr(client, "why-q2", "data-right").await?.as_deref(),
+        Some("true")
+    );
+    Ok(())
+}
+
 #[tokio::test]
 async fn exercises_match_the_lessons_output() {
     let (client, page) = session(1920, 1080).await;
@@ -249,83 +360,9 @@ async fn exercises_match_the_lessons_output() {
         open(&client, &page).await?;
         click(&client, "tab-exercises").await?;
 
-        // Exercise 1: wrong answers are marked wrong, right ones right.
-        for (i, a) in ["double", "tranzaksiya", "relay", "NOWAIT", "inbox"]
-            .iter()
-            .enumerate()
-        {
-            set_value(&client, &format!("blank-{i}"), a).await?;
-        }
-        click(&client, "blanks-check").await?;
-        assert_eq!(
-            attr(&client, "blank-0-result", "data-right")
-                .await?
-                .as_deref(),
-            Some("false")
-        );
-        assert_eq!(
-            attr(&client, "blank-3-result", "data-right")
-                .await?
-                .as_deref(),
-            Some("false")
-        );
-        set_value(&client, "blank-0", "dual").await?;
-        set_value(&client, "blank-3", "skip locked").await?;
-        click(&client, "blanks-check").await?;
-        wait_for_text(&client, "blanks-score", "5 / 5 to'g'ri", 5).await?;
-
-        // Exercise 2, the lesson's expected console (§9).
-        click(&client, "ex2-run").await?;
-        let lines = lines_of(&client, "ex2-line").await?;
-        assert_eq!(
-            lines,
-            [
-                "{ tarqatildi: 4, xato: 1 }",
-                "{ tarqatildi: 1, xato: 0 }",
-                "{ tarqatildi: 0, xato: 0 }",
-                "navbat: 1, 2, 4, 5, 3",
-                "3-hodisa urinishlari: 2",
-            ]
-        );
-        assert_eq!(
-            attr(&client, "ex2-verdict", "data-match").await?.as_deref(),
-            Some("true")
-        );
-
-        // Exercise 3, the lesson's expected console (§9), and the balance.
-        click(&client, "ex3-run").await?;
-        let lines = lines_of(&client, "ex3-line").await?;
-        assert_eq!(
-            lines,
-            [
-                "t-1: jarayon o'ldi — ROLLBACK, balans 0",
-                "t-1: balans 50000",
-                "t-1: balans 50000",
-            ]
-        );
-        assert_eq!(text_of(&client, "ex3-balance").await?, "50000");
-        assert_eq!(
-            attr(&client, "ex3-verdict", "data-match").await?.as_deref(),
-            Some("true")
-        );
-
-        // The exercise loads into the playground, where the model agrees.
-        click(&client, "ex3-load").await?;
-        run_to_end(&client).await?;
-        assert_eq!(counter(&client, "balance").await?, "50000");
-
-        // The quiz: a wrong answer is explained as wrong, the right one as right.
-        click(&client, "tab-quiz").await?;
-        click(&client, "answer-q2-0").await?;
-        assert_eq!(
-            attr(&client, "why-q2", "data-right").await?.as_deref(),
-            Some("false")
-        );
-        click(&client, "answer-q2-1").await?;
-        assert_eq!(
-            attr(&client, "why-q2", "data-right").await?.as_deref(),
-            Some("true")
-        );
+        blanks_are_checked(&client).await?;
+        consoles_match_the_lesson(&client).await?;
+        exercise_loads_and_quiz_answers(&client).await?;
         Ok(())
     })
     .await;
@@ -352,76 +389,96 @@ async fn press(client: &Client, key: &str) -> TestResult {
     Ok(())
 }
 
+/// Opens the page with a speaker-notes window beside it, then presenter mode in English;
+/// returns the main window and the notes window.
+async fn open_presenter_with_notes(
+    client: &Client,
+    page: &str,
+) -> Result<(WindowHandle, WindowHandle), Box<dyn std::error::Error + Send + Sync>> {
+    let url = format!("{}?present&lang=en", page.trim_end_matches('/'));
+    open(client, &format!("{}/", page.trim_end_matches('/'))).await?;
+    // A speaker-notes window follows the main one over the BroadcastChannel.
+    let main = client.window().await?;
+    let notes = client.new_window(false).await?.handle;
+    client.switch_to_window(notes.clone()).await?;
+    client
+        .goto(&format!("{}/?notes", page.trim_end_matches('/')))
+        .await?;
+    client.switch_to_window(main.clone()).await?;
+    client.goto(&url).await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css(&css("presenter-keys")))
+        .await?;
+    assert_eq!(
+        client
+            .find(Locator::Css("html"))
+            .await?
+            .attr("data-presenter")
+            .await?
+            .as_deref(),
+        Some(""),
+        "?present turns presenter mode on"
+    );
+    // ?lang=en chooses English.
+    assert_eq!(
+        text_of(client, "lesson-step-of").await?.split(' ').next(),
+        Some("Step")
+    );
+    Ok((main, notes))
+}
+
+/// PgDn, PgUp, "." and space: steps changed, the model stepped and played, by keys.
+async fn steps_by_keys(client: &Client) -> TestResult {
+    // PgDn twice: the third step; "." steps the model; space plays it to the end.
+    press(client, &WdKey::PageDown.to_string()).await?;
+    press(client, &WdKey::PageDown.to_string()).await?;
+    wait_attr(client, "lesson-step", "data-step", STEPS[2].id, 5).await?;
+    press(client, &WdKey::PageUp.to_string()).await?;
+    wait_attr(client, "lesson-step", "data-step", STEPS[1].id, 5).await?;
+    let before = text_of(client, "timeline-value").await?;
+    press(client, ".").await?;
+    assert_ne!(
+        text_of(client, "timeline-value").await?,
+        before,
+        "\".\" took no step"
+    );
+    set_value(client, "speed", "7").await?;
+    press(client, " ").await?;
+    wait_finished(client, 60).await?;
+    assert_reached(client, STEPS[1].id).await?;
+    Ok(())
+}
+
+/// A prediction by keys, with its screenshots.
+async fn predict_by_keys(client: &Client) -> TestResult {
+    // Predict, then reveal, by keys: the at-most-once step.
+    let target = STEPS.iter().position(|s| s.id == "at-most-once").unwrap();
+    for _ in 1..target {
+        press(client, &WdKey::PageDown.to_string()).await?;
+    }
+    wait_attr(client, "lesson-step", "data-step", "at-most-once", 5).await?;
+    set_value(client, "speed", "5").await?;
+    press(client, " ").await?;
+    wait_attr(client, "predict", "data-state", "Paused", 30).await?;
+    set_viewport(client, 1920, 1080).await?;
+    screenshot(client, "presenter-1920x1080.png").await?;
+    press(client, "1").await?;
+    press(client, "r").await?;
+    wait_finished(client, 60).await?;
+    wait_attr(client, "predict-result", "data-actual", "lost", 10).await?;
+    screenshot(client, "presenter-revealed-1920x1080.png").await?;
+    Ok(())
+}
+
 #[tokio::test]
 async fn presenter_mode_runs_from_the_keyboard() {
     let (client, page) = session(1920, 1080).await;
     with_session(client, |client| async move {
-        let url = format!("{}?present&lang=en", page.trim_end_matches('/'));
-        open(&client, &format!("{}/", page.trim_end_matches('/'))).await?;
-        // A speaker-notes window follows the main one over the BroadcastChannel.
-        let main = client.window().await?;
-        let notes = client.new_window(false).await?.handle;
-        client.switch_to_window(notes.clone()).await?;
-        client
-            .goto(&format!("{}/?notes", page.trim_end_matches('/')))
-            .await?;
-        client.switch_to_window(main.clone()).await?;
-        client.goto(&url).await?;
-        client
-            .wait()
-            .at_most(Duration::from_secs(30))
-            .for_element(Locator::Css(&css("presenter-keys")))
-            .await?;
-        assert_eq!(
-            client
-                .find(Locator::Css("html"))
-                .await?
-                .attr("data-presenter")
-                .await?
-                .as_deref(),
-            Some(""),
-            "?present turns presenter mode on"
-        );
-        // ?lang=en chooses English.
-        assert_eq!(
-            text_of(&client, "lesson-step-of").await?.split(' ').next(),
-            Some("Step")
-        );
-
-        // PgDn twice: the third step; "." steps the model; space plays it to the end.
-        press(&client, &WdKey::PageDown.to_string()).await?;
-        press(&client, &WdKey::PageDown.to_string()).await?;
-        wait_attr(&client, "lesson-step", "data-step", STEPS[2].id, 5).await?;
-        press(&client, &WdKey::PageUp.to_string()).await?;
-        wait_attr(&client, "lesson-step", "data-step", STEPS[1].id, 5).await?;
-        let before = text_of(&client, "timeline-value").await?;
-        press(&client, ".").await?;
-        assert_ne!(
-            text_of(&client, "timeline-value").await?,
-            before,
-            "\".\" took no step"
-        );
-        set_value(&client, "speed", "7").await?;
-        press(&client, " ").await?;
-        wait_finished(&client, 60).await?;
-        assert_reached(&client, STEPS[1].id).await?;
-
-        // Predict, then reveal, by keys: the at-most-once step.
-        let target = STEPS.iter().position(|s| s.id == "at-most-once").unwrap();
-        for _ in 1..target {
-            press(&client, &WdKey::PageDown.to_string()).await?;
-        }
-        wait_attr(&client, "lesson-step", "data-step", "at-most-once", 5).await?;
-        set_value(&client, "speed", "5").await?;
-        press(&client, " ").await?;
-        wait_attr(&client, "predict", "data-state", "Paused", 30).await?;
-        set_viewport(&client, 1920, 1080).await?;
-        screenshot(&client, "presenter-1920x1080.png").await?;
-        press(&client, "1").await?;
-        press(&client, "r").await?;
-        wait_finished(&client, 60).await?;
-        wait_attr(&client, "predict-result", "data-actual", "lost", 10).await?;
-        screenshot(&client, "presenter-revealed-1920x1080.png").await?;
+        let (main, notes) = open_presenter_with_notes(&client, &page).await?;
+        steps_by_keys(&client).await?;
+        predict_by_keys(&client).await?;
 
         // The notes window shows the same step.
         client.switch_to_window(notes).await?;

@@ -50,54 +50,93 @@ fn compare(
     }
 }
 
-#[component]
-pub fn Exercises() -> impl IntoView {
+/// One blank: its input, and once checked, whether the model's rules accept it.
+fn blank_row(i: usize, k: Key, checked: RwSignal<bool>) -> impl IntoView {
     let lesson = use_lesson();
-    let ctl = use_ctl();
+    let i18n = use_i18n();
+    let results = move || lesson.progress.with(|p| lesson::check_blanks(&p.blanks));
+    let value = move || {
+        lesson
+            .progress
+            .with(|p| p.blanks.get(i).cloned().unwrap_or_default())
+    };
+    view! {
+        <li class="exercise__blank">
+            <label>
+                <span>{move || i18n.t(k)}</span>
+                <input
+                    type="text"
+                    autocomplete="off"
+                    data-testid=format!("blank-{i}")
+                    prop:value=value
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        checked.set(false);
+                        lesson.progress.update(|p| {
+                            if p.blanks.len() < BLANK_KEYS.len() {
+                                p.blanks.resize(BLANK_KEYS.len(), String::new());
+                            }
+                            p.blanks[i] = v;
+                        });
+                    }
+                />
+            </label>
+            <Show when=move || checked.get()>
+                <span class="exercise__mark" data-testid=format!("blank-{i}-result") data-right=move || results()[i].to_string()>
+                    {move || i18n.t(if results()[i] { Key::AnswerRight } else { Key::AnswerWrong })}
+                </span>
+            </Show>
+        </li>
+    }
+}
+
+/// Exercise 1: the blanks, a check button and the score.
+fn blanks_exercise() -> impl IntoView {
+    let lesson = use_lesson();
     let i18n = use_i18n();
     let checked = RwSignal::new(false);
     let results = move || lesson.progress.with(|p| lesson::check_blanks(&p.blanks));
     let blanks = BLANK_KEYS
         .iter()
         .enumerate()
-        .map(|(i, k)| {
-            let k = *k;
-            let value = move || lesson.progress.with(|p| p.blanks.get(i).cloned().unwrap_or_default());
-            view! {
-                <li class="exercise__blank">
-                    <label>
-                        <span>{move || i18n.t(k)}</span>
-                        <input
-                            type="text"
-                            autocomplete="off"
-                            data-testid=format!("blank-{i}")
-                            prop:value=value
-                            on:input=move |ev| {
-                                let v = event_target_value(&ev);
-                                checked.set(false);
-                                lesson.progress.update(|p| {
-                                    if p.blanks.len() < BLANK_KEYS.len() {
-                                        p.blanks.resize(BLANK_KEYS.len(), String::new());
-                                    }
-                                    p.blanks[i] = v;
-                                });
-                            }
-                        />
-                    </label>
-                    <Show when=move || checked.get()>
-                        <span class="exercise__mark" data-testid=format!("blank-{i}-result") data-right=move || results()[i].to_string()>
-                            {move || i18n.t(if results()[i] { Key::AnswerRight } else { Key::AnswerWrong })}
-                        </span>
-                    </Show>
-                </li>
-            }
-        })
+        .map(|(i, k)| blank_row(i, *k, checked))
         .collect_view();
     let score = move || {
         i18n.t(Key::Ex1Score)
             .replace("{n}", &results().iter().filter(|r| **r).count().to_string())
     };
+    view! {
+        <div class="exercise">
+            <h2 class="panel__heading">{tr(Key::Ex1Heading)}</h2>
+            <ol class="exercise__blanks">{blanks}</ol>
+            <button type="button" data-testid="blanks-check" on:click=move |_| checked.set(true)>{tr(Key::Ex1Check)}</button>
+            <Show when=move || checked.get()>
+                <p data-testid="blanks-score">{score}</p>
+            </Show>
+        </div>
+    }
+}
+
+/// Exercise 2: the relay model, run in the model or loaded into the playground.
+fn relay_exercise() -> impl IntoView {
+    let ctl = use_ctl();
     let ex2 = RwSignal::new(None::<Vec<String>>);
+    view! {
+        <div class="exercise">
+            <h2 class="panel__heading">{tr(Key::Ex2Heading)}</h2>
+            <p>{tr(Key::Ex2Intro)}</p>
+            <div class="exercise__buttons">
+                <button type="button" data-testid="ex2-run" on:click=move |_| ex2.set(Some(lesson::exercise_2_output()))>{tr(Key::ExRun)}</button>
+                <button type="button" data-testid="ex2-load" on:click=move |_| ctl.load_preset("exercise-2")>{tr(Key::ExLoad)}</button>
+            </div>
+            {move || ex2.get().map(|out| compare("ex2", &lesson::EXERCISE_2_EXPECTED, out))}
+        </div>
+    }
+}
+
+/// Exercise 3: the payment inbox, with the balance its last line ends with.
+fn inbox_exercise() -> impl IntoView {
+    let ctl = use_ctl();
     let ex3 = RwSignal::new(None::<Vec<String>>);
     let balance = move || {
         ex3.get().map(|lines| {
@@ -108,36 +147,28 @@ pub fn Exercises() -> impl IntoView {
         })
     };
     view! {
+        <div class="exercise">
+            <h2 class="panel__heading">{tr(Key::Ex3Heading)}</h2>
+            <p>{tr(Key::Ex3Intro)}</p>
+            <div class="exercise__buttons">
+                <button type="button" data-testid="ex3-run" on:click=move |_| ex3.set(Some(lesson::exercise_3_output()))>{tr(Key::ExRun)}</button>
+                <button type="button" data-testid="ex3-load" on:click=move |_| ctl.load_preset("exercise-3")>{tr(Key::ExLoad)}</button>
+            </div>
+            {move || balance().map(|b| view! {
+                <p class="exercise__balance">{tr(Key::Balance)}": " <strong data-testid="ex3-balance">{b}</strong></p>
+            })}
+            {move || ex3.get().map(|out| compare("ex3", &lesson::EXERCISE_3_EXPECTED, out))}
+        </div>
+    }
+}
+
+#[component]
+pub fn Exercises() -> impl IntoView {
+    view! {
         <section class="exercises" data-testid="exercises">
-            <div class="exercise">
-                <h2 class="panel__heading">{tr(Key::Ex1Heading)}</h2>
-                <ol class="exercise__blanks">{blanks}</ol>
-                <button type="button" data-testid="blanks-check" on:click=move |_| checked.set(true)>{tr(Key::Ex1Check)}</button>
-                <Show when=move || checked.get()>
-                    <p data-testid="blanks-score">{score}</p>
-                </Show>
-            </div>
-            <div class="exercise">
-                <h2 class="panel__heading">{tr(Key::Ex2Heading)}</h2>
-                <p>{tr(Key::Ex2Intro)}</p>
-                <div class="exercise__buttons">
-                    <button type="button" data-testid="ex2-run" on:click=move |_| ex2.set(Some(lesson::exercise_2_output()))>{tr(Key::ExRun)}</button>
-                    <button type="button" data-testid="ex2-load" on:click=move |_| ctl.load_preset("exercise-2")>{tr(Key::ExLoad)}</button>
-                </div>
-                {move || ex2.get().map(|out| compare("ex2", &lesson::EXERCISE_2_EXPECTED, out))}
-            </div>
-            <div class="exercise">
-                <h2 class="panel__heading">{tr(Key::Ex3Heading)}</h2>
-                <p>{tr(Key::Ex3Intro)}</p>
-                <div class="exercise__buttons">
-                    <button type="button" data-testid="ex3-run" on:click=move |_| ex3.set(Some(lesson::exercise_3_output()))>{tr(Key::ExRun)}</button>
-                    <button type="button" data-testid="ex3-load" on:click=move |_| ctl.load_preset("exercise-3")>{tr(Key::ExLoad)}</button>
-                </div>
-                {move || balance().map(|b| view! {
-                    <p class="exercise__balance">{tr(Key::Balance)}": " <strong data-testid="ex3-balance">{b}</strong></p>
-                })}
-                {move || ex3.get().map(|out| compare("ex3", &lesson::EXERCISE_3_EXPECTED, out))}
-            </div>
+            {blanks_exercise()}
+            {relay_exercise()}
+            {inbox_exercise()}
         </section>
     }
 }

@@ -170,16 +170,10 @@ mod tampered {
     use outbox_model::{presets, Action};
     use serde_json::Value;
 
-    /// A link or a trace file someone edited by hand: the runs of every preset (a few
-    /// tasks, 40 steps in), as a link's JSON and as a trace, with one to three places set to
-    /// a value of another kind or at an edge (0, −1, u32::MAX, u64::MAX, a fraction,
-    /// another process's name, null, …) or removed. Each opens or is refused with a reason;
-    /// none panics. Replays longer than 100 000 steps are left out to keep the test short
-    /// (the page bounds them at MAX_ATOMS).
-    #[test]
-    fn edited_links_and_traces_open_or_are_refused_never_panic() {
-        let mut rng = Rng::new(11);
-        let runs: Vec<(Value, Value)> = presets()
+    /// The runs of every preset (a few tasks, 40 steps in), as a link's JSON and as a
+    /// trace.
+    fn preset_runs(rng: &mut Rng) -> Vec<(Value, Value)> {
+        presets()
             .into_iter()
             .map(|mut s| {
                 s.workload.tasks = s.workload.tasks.min(6);
@@ -205,7 +199,56 @@ mod tampered {
                     serde_json::to_value(trace).expect("a trace serialises"),
                 )
             })
-            .collect();
+            .collect()
+    }
+
+    /// Sets one to three places of `v` to an edge value, or (one time in ten) removes one.
+    fn edit(v: &mut Value, rng: &mut Rng, edges: &[Value]) {
+        for _ in 0..=rng.below(3) {
+            let mut all = Vec::new();
+            places(v, &mut Vec::new(), &mut all);
+            let path = &all[rng.below(all.len() as u64) as usize];
+            if rng.below(10) == 0 {
+                let (last, parent) = path.split_last().expect("a path");
+                if let Value::Object(m) = at(v, parent) {
+                    m.remove(last);
+                }
+            } else {
+                *at(v, path) = edges[rng.below(edges.len() as u64) as usize].clone();
+            }
+        }
+    }
+
+    /// Replays longer than 100 000 steps (or of over 1 000 tasks) are left out to keep the
+    /// test short (the page bounds them at MAX_ATOMS).
+    fn too_big(v: &Value) -> bool {
+        if let Ok(run) = serde_json::from_value::<Run>(v.clone()) {
+            let steps = run.inputs.iter().fold(0u64, |n, i| match i {
+                Input::Ticks(t) => n.saturating_add(*t),
+                Input::Act(_) => n.saturating_add(1),
+            });
+            if steps > 100_000 || run.scenario.workload.tasks > 1_000 {
+                return true;
+            }
+        }
+        if let Ok(t) = serde_json::from_value::<outbox_model::explore::Trace>(v.clone()) {
+            if t.scenario.workload.tasks > 1_000 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A link or a trace file someone edited by hand: the runs of every preset (a few
+    /// tasks, 40 steps in), as a link's JSON and as a trace, with one to three places set to
+    /// a value of another kind or at an edge (0, −1, u32::MAX, u64::MAX, a fraction,
+    /// another process's name, null, …) or removed. Each opens or is refused with a reason;
+    /// none panics. Replays longer than 100 000 steps are left out to keep the test short
+    /// (the page bounds them at MAX_ATOMS).
+    #[test]
+    fn edited_links_and_traces_open_or_are_refused_never_panic() {
+        let mut rng = Rng::new(11);
+        let runs = preset_runs(&mut rng);
         let edges: Vec<Value> = serde_json::from_str(
             r#"[0, 1, 2, 3, 7, 64, 4294967295, 18446744073709551615, -1, 1.5, "", "x",
                 "relay-1", "relay-3", "worker-1", "api-1", "client", null, true, [], {}]"#,
@@ -216,32 +259,9 @@ mod tampered {
             let (run, trace) = &runs[rng.below(runs.len() as u64) as usize];
             let is_trace = k % 3 == 0;
             let mut v = if is_trace { trace } else { run }.clone();
-            for _ in 0..=rng.below(3) {
-                let mut all = Vec::new();
-                places(&v, &mut Vec::new(), &mut all);
-                let path = &all[rng.below(all.len() as u64) as usize];
-                if rng.below(10) == 0 {
-                    let (last, parent) = path.split_last().expect("a path");
-                    if let Value::Object(m) = at(&mut v, parent) {
-                        m.remove(last);
-                    }
-                } else {
-                    *at(&mut v, path) = edges[rng.below(edges.len() as u64) as usize].clone();
-                }
-            }
-            if let Ok(run) = serde_json::from_value::<Run>(v.clone()) {
-                let steps = run.inputs.iter().fold(0u64, |n, i| match i {
-                    Input::Ticks(t) => n.saturating_add(*t),
-                    Input::Act(_) => n.saturating_add(1),
-                });
-                if steps > 100_000 || run.scenario.workload.tasks > 1_000 {
-                    continue;
-                }
-            }
-            if let Ok(t) = serde_json::from_value::<outbox_model::explore::Trace>(v.clone()) {
-                if t.scenario.workload.tasks > 1_000 {
-                    continue;
-                }
+            edit(&mut v, &mut rng, &edges);
+            if too_big(&v) {
+                continue;
             }
             let text = v.to_string();
             let open = || match is_trace {

@@ -36,6 +36,29 @@ pub fn report(message: &str) -> String {
     )
 }
 
+/// "Reset saved state": a saved run or progress that panics would panic every reload, so
+/// the panel (plain DOM, the app is dead) can forget everything the page saved and reload.
+fn reset_button(button: &web_sys::Element) {
+    let _ = button.set_attribute("type", "button");
+    let _ = button.set_attribute("data-testid", "panic-reset");
+    let reset = Closure::<dyn FnMut()>::new(move || {
+        crate::browser::storage::clear_all();
+        if let Some(w) = web_sys::window() {
+            // Without the fragment: a link that panicked must not be opened again.
+            let loc = w.location();
+            let target = format!(
+                "{}{}",
+                loc.pathname().unwrap_or_default(),
+                loc.search().unwrap_or_default()
+            );
+            let _ = loc.replace(&target);
+        }
+    });
+    let _ = button.add_event_listener_with_callback("click", reset.as_ref().unchecked_ref());
+    // The page is dead: the listener lives as long as the panel.
+    reset.forget();
+}
+
 /// Draws the panel (once) at the top of `<body>`.
 pub fn show(message: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
@@ -82,6 +105,9 @@ pub fn show(message: &str) {
         });
         let _ = button.add_event_listener_with_callback("click", copy.as_ref().unchecked_ref());
         copy.forget();
+    }
+    if let Some(button) = add("button", t(lang, Key::ErrorReset)) {
+        reset_button(&button);
     }
     if let Some(body) = doc.body() {
         let _ = body.prepend_with_node_1(&panel);

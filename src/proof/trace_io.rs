@@ -132,17 +132,12 @@ pub fn TraceIo() -> impl IntoView {
             match result {
                 Ok(sim) => {
                     ctl.replace(sim);
-                    ctl.notice.set(Some(Notice {
-                        key: Key::NoticeImported,
-                        why: String::new(),
-                        error: false,
-                    }));
+                    ctl.notice
+                        .set(Some(Notice::info(Key::NoticeImported, String::new())));
                 }
-                Err(why) => ctl.notice.set(Some(Notice {
-                    key: Key::NoticeBadTrace,
-                    why,
-                    error: true,
-                })),
+                Err(why) => ctl
+                    .notice
+                    .set(Some(Notice::error(Key::NoticeBadTrace, why))),
             }
         });
     };

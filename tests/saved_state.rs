@@ -1,0 +1,181 @@
+//! Hostile saved state and links in the page (issues #25, #26), in headless Chromium:
+//! `cargo test --target wasm32-unknown-unknown -p outbox-playground --test saved_state`.
+//! Every test mounts the whole app into its own host after arranging localStorage, and
+//! checks that nothing panics, nothing saved is lost, and the notice names the reason.
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use outbox_model::preset;
+use outbox_playground::browser::storage::{self, before_link_key, corrupt_key, pending_key, KEY};
+use outbox_playground::i18n::{t, Key, Lang};
+use outbox_playground::lesson::ctl::PROGRESS_KEY;
+use outbox_playground::playground::ctl::DEFAULT_PRESET;
+use outbox_playground::run::link;
+use outbox_playground::run::sim::{Input, Sim};
+use outbox_playground::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::HtmlElement;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The app in a fresh host; dropping the handle unmounts it, so its window listeners
+/// (`hashchange`) do not outlive the test.
+fn mount_app() -> (HtmlElement, impl Drop) {
+    let doc = document();
+    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), App);
+    (host, handle)
+}
+
+fn find(host: &HtmlElement, testid: &str) -> Option<HtmlElement> {
+    host.query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .unwrap()
+        .map(|e| e.unchecked_into())
+}
+
+fn notice(host: &HtmlElement) -> String {
+    find(host, "notice")
+        .and_then(|n| n.text_content())
+        .unwrap_or_default()
+}
+
+async fn settle() {
+    TimeoutFuture::new(0).await;
+}
+
+fn start_clean() {
+    storage::clear_all();
+}
+
+/// The canon run with ticks after its end: the issue #25 link.
+fn ticks_past_the_end() -> String {
+    let mut run = Sim::new(preset(DEFAULT_PRESET).unwrap()).to_run();
+    run.inputs = vec![Input::Ticks(100_000)];
+    link::to_json(&run)
+}
+
+fn a_run(ticks: u64) -> String {
+    let mut sim = Sim::new(preset(DEFAULT_PRESET).unwrap());
+    sim.ticks(ticks);
+    link::to_json(&sim.to_run())
+}
+
+#[wasm_bindgen_test]
+async fn a_saved_run_from_a_newer_version_is_kept_under_corrupt_and_reported() {
+    start_clean();
+    let future = a_run(5).replacen("\"v\":1", "\"v\":99", 1);
+    storage::set(KEY, &future).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    let n = notice(&host);
+    assert!(n.contains("99"), "{n}");
+    assert_eq!(
+        storage::get(&corrupt_key(KEY)).as_deref(),
+        Some(future.as_str())
+    );
+    assert_eq!(storage::get(&pending_key(KEY)), None);
+}
+
+#[wasm_bindgen_test]
+async fn a_saved_run_with_ticks_past_its_end_opens_no_panic() {
+    start_clean();
+    let bad = ticks_past_the_end();
+    storage::set(KEY, &bad).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    assert!(notice(&host).contains("finished"), "{}", notice(&host));
+    assert_eq!(storage::get(&corrupt_key(KEY)), Some(bad));
+    assert!(document().get_element_by_id("panic-panel").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_run_left_pending_by_a_crash_is_set_aside_not_replayed() {
+    start_clean();
+    let crashed = a_run(7);
+    storage::set(&pending_key(KEY), &crashed).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    let n = notice(&host);
+    assert!(n.contains(&corrupt_key(KEY)), "{n}");
+    assert_eq!(storage::get(&corrupt_key(KEY)), Some(crashed));
+    assert_eq!(storage::get(&pending_key(KEY)), None);
+}
+
+#[wasm_bindgen_test]
+async fn a_good_saved_run_is_put_back_after_its_replay() {
+    start_clean();
+    let good = a_run(40);
+    storage::set(KEY, &good).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    assert_eq!(notice(&host), "");
+    assert_eq!(storage::get(KEY), Some(good));
+    assert_eq!(storage::get(&pending_key(KEY)), None);
+}
+
+#[wasm_bindgen_test]
+async fn progress_with_out_of_range_answers_is_kept_under_corrupt_no_panic() {
+    for bad in [
+        r#"{"step":9,"why":7}"#,
+        r#"{"step":0,"quiz":[9]}"#,
+        r#"{"step":0,"quiz":[null,null,null,null,null,1]}"#,
+        r#"{"step":99999999999}"#,
+        r#"{"step":0,"future_field":1}"#,
+    ] {
+        start_clean();
+        storage::set(PROGRESS_KEY, bad).unwrap();
+        let (host, _app) = mount_app();
+        settle().await;
+        assert!(
+            notice(&host).contains("corrupt"),
+            "{bad}: {}",
+            notice(&host)
+        );
+        assert_eq!(
+            storage::get(&corrupt_key(PROGRESS_KEY)).as_deref(),
+            Some(bad)
+        );
+        assert!(document().get_element_by_id("panic-panel").is_none());
+    }
+}
+
+#[wasm_bindgen_test]
+async fn corrupt_settings_are_kept_under_corrupt() {
+    start_clean();
+    storage::set(storage::SETTINGS_KEY, r#"{"lang":"uz","speed":999}"#).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    assert!(notice(&host).contains("999"), "{}", notice(&host));
+    assert!(storage::get(&corrupt_key(storage::SETTINGS_KEY)).is_some());
+}
+
+/// A link pasted into the open tab opens (hashchange), and the different saved run it
+/// replaces is kept and offered back by the notice's button.
+#[wasm_bindgen_test]
+async fn a_pasted_link_opens_and_the_replaced_run_can_be_restored() {
+    start_clean();
+    let mine = a_run(30);
+    storage::set(KEY, &mine).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    let mut other = Sim::new(preset("canon-outbox").unwrap());
+    other.ticks(12);
+    let hash = format!("#{}", link::fragment(&other.to_run()));
+    window().location().set_hash(&hash).unwrap();
+    TimeoutFuture::new(50).await;
+    assert_eq!(storage::get(&before_link_key(KEY)), Some(mine.clone()));
+    let saved = storage::get(KEY).unwrap();
+    assert!(saved.contains("canon-outbox"), "{saved}");
+    let n = notice(&host);
+    assert!(n.contains(&before_link_key(KEY)), "{n}");
+    find(&host, "notice-restore")
+        .expect("restore button")
+        .click();
+    settle().await;
+    assert_eq!(storage::get(KEY), Some(mine));
+    assert_eq!(storage::get(&before_link_key(KEY)), None);
+    assert!(notice(&host).contains(t(Lang::Uz, Key::NoticeRestoredRun)));
+}

@@ -10,8 +10,14 @@ use serde::{Deserialize, Serialize};
 
 /// The largest workload the page accepts (memory on a phone; the model allows more).
 pub const MAX_PAGE_TASKS: u32 = 200_000;
-/// The longest log a link may carry.
-pub const MAX_ATOMS: u64 = 20_000_000;
+/// The longest log a link may carry, and the longest the page records (a run stops
+/// there). Opening a link replays its whole log, so this bounds what a link can cost:
+/// 20 M atoms of a world that never settles (poison events) took 1.76 s natively in
+/// release (more in the page's wasm, all in one frame); the page's largest legitimate
+/// workload, 200 000 tasks, stops at the default tick limit (1 M) after ~1.0 M atoms.
+/// 4 M leaves that four times over and replays the worst case in 0.38–0.47 s natively
+/// (`measure_replay_cost`).
+pub const MAX_ATOMS: u64 = 4_000_000;
 
 /// One entry of the run's log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -233,9 +239,13 @@ impl Sim {
         &self.samples
     }
 
-    /// Nothing is left to run: the world settled, reached its tick limit, or can never move.
+    /// Nothing is left to run: the world settled, reached its tick limit, can never move,
+    /// or the log is full ([`MAX_ATOMS`]).
     pub fn finished(&self) -> bool {
-        self.finished || self.world.tick >= self.scenario.max_ticks || self.world.settled()
+        self.finished
+            || self.world.tick >= self.scenario.max_ticks
+            || self.pos >= MAX_ATOMS
+            || self.world.settled()
     }
 
     /// One scheduler tick, recorded. Returns false (and records nothing) when the run is
@@ -284,6 +294,10 @@ impl Sim {
     /// A user's action, recorded when the model accepts it.
     pub fn act(&mut self, a: Action) -> Result<(), String> {
         self.truncate_future();
+        // A longer log could not be opened again (see MAX_ATOMS).
+        if self.pos >= MAX_ATOMS {
+            return Err(format!("the run's log is full ({MAX_ATOMS} steps)"));
+        }
         self.world.apply(&a)?;
         self.finished = false;
         self.inputs.push(Input::Act(a));

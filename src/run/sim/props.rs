@@ -181,14 +181,19 @@ fn measure_replay_cost() {
     let t = std::time::Instant::now();
     let sim = Sim::from_run(&run).expect("a poison world never settles");
     println!("worst replay: {} atoms in {:?}", sim.pos(), t.elapsed());
+    // The page records no more than a link may carry.
+    let mut sim = sim;
+    assert!(sim.finished() && !sim.tick());
+    assert!(sim.act(Action::QueueUp).is_err());
     let mut s = preset("canon-outbox").unwrap();
     s.workload.tasks = MAX_PAGE_TASKS;
     let mut sim = Sim::new(s);
     let t = std::time::Instant::now();
     sim.ticks(u64::MAX);
     println!(
-        "{MAX_PAGE_TASKS} tasks: log {} atoms, run in {:?}",
+        "{MAX_PAGE_TASKS} tasks: log {} atoms (settled: {}), run in {:?}",
         sim.pos(),
+        sim.world.settled(),
         t.elapsed()
     );
 }

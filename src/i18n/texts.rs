@@ -1964,6 +1964,16 @@ translations! {
         uz: "Fayl yuklandi.",
         en: "The file was loaded.",
     }
+    /// Notice: the imported run is open but could not be saved; {why} is the reason.
+    NoticeImportedNotSaved {
+        uz: "Fayl ochildi, lekin brauzer xotirasiga saqlanmadi ({why}): sahifani yangilasangiz, u yo'qoladi. Uni saqlash uchun havolasini ulashing yoki faylni asrab qo'ying.",
+        en: "The file is open but could not be saved in the browser's storage ({why}): reloading the page loses it. Keep the file, or share its link to keep it.",
+    }
+    /// Notice: a file over the import limit was refused unread; {why} is its size and the limit.
+    NoticeFileTooBig {
+        uz: "Fayl juda katta ({why}), shuning uchun o'qilmadi. Joriy ishga tegilmadi.",
+        en: "The file is too big ({why}), so it was not read. The current run is untouched.",
+    }
     ProofHeading {
         uz: "Isbot: barcha jadvallar va o'lim nuqtalari",
         en: "Prove it: every schedule and every crash point",

@@ -200,18 +200,18 @@ impl Ctl {
                 .set(Some(Notice::error(Key::NoticeBadScenario, e.to_string())));
             return;
         }
-        self.replace(Sim::new(scenario));
+        let _ = self.replace(Sim::new(scenario));
     }
 
-    /// Replaces the run with an already built one.
-    pub fn replace(&self, sim: Sim) {
+    /// Replaces the run with an already built one; Err when it could not be saved.
+    pub fn replace(&self, sim: Sim) -> Result<(), String> {
         self.playing.set(false);
         self.sim.set_value(sim);
         self.share_link.set(None);
         self.selected_event.set(None);
         self.scenario_version.update(|v| *v += 1);
         self.changed(true);
-        self.save();
+        self.save()
     }
 
     pub fn load_preset(&self, name: &str) {
@@ -234,7 +234,7 @@ impl Ctl {
                 .set(Some(Notice::error(Key::NoticeRefused, why))),
             _ => {
                 self.changed(true);
-                self.save();
+                let _ = self.save();
             }
         }
     }
@@ -259,7 +259,7 @@ impl Ctl {
             s.tick();
         });
         self.changed(true);
-        self.save();
+        let _ = self.save();
     }
 
     /// Runs up to `n` ticks (the play loop); returns false once the run has finished.
@@ -299,7 +299,7 @@ impl Ctl {
     pub fn toggle_play(&self) {
         if self.playing.get_untracked() {
             self.playing.set(false);
-            self.save();
+            let _ = self.save();
         } else if !self.finished() {
             self.playing.set(true);
         }
@@ -336,11 +336,13 @@ impl Ctl {
 
     /// Keeps the run in localStorage. A full or blocked storage is reported once (the
     /// run is still in its share link); the page goes on without saving.
-    pub fn save(&self) {
+    pub fn save(&self) -> Result<(), String> {
         let json = self.sim.with_value(|s| link::to_json(&s.to_run()));
-        if let Err(why) = storage::save(&json) {
-            self.report_save_failed(why);
+        let saved = storage::save(&json);
+        if let Err(why) = &saved {
+            self.report_save_failed(why.clone());
         }
+        saved
     }
 
     /// Says once per page load that saving failed (every later step would fail too).

@@ -57,7 +57,7 @@ pub fn Playground() -> impl IntoView {
     let ctl = Ctl::new(sim);
     provide_context(ctl);
     ctl.notice.set(notice);
-    ctl.save();
+    let _ = ctl.save();
     listen_for_links(ctl);
     restore_settings(ctl, i18n);
     play_loop(ctl);

@@ -108,7 +108,7 @@ pub fn restore_before_link(ctl: Ctl) {
     };
     match link::from_json(&text) {
         Ok(sim) => {
-            ctl.replace(sim);
+            let _ = ctl.replace(sim);
             storage::remove(&key);
             ctl.notice
                 .set(Some(Notice::info(Key::NoticeRestoredRun, String::new())));
@@ -131,7 +131,7 @@ pub fn listen_for_links(ctl: Ctl) {
         clear_fragment();
         match open_link(&hash) {
             Ok((sim, notice)) => {
-                ctl.replace(sim);
+                let _ = ctl.replace(sim);
                 ctl.notice.set(notice);
             }
             Err(bad) => ctl.notice.set(Some(bad)),

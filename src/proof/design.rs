@@ -46,7 +46,7 @@ pub fn load_trace(ctl: Ctl, trace: &Trace) {
     });
     match built {
         Ok(sim) => {
-            ctl.replace(sim);
+            let _ = ctl.replace(sim);
             if let Some(el) = document()
                 .query_selector("[data-testid=counters]")
                 .ok()

@@ -1,4 +1,5 @@
-//! Hostile saved state and links in the page (issues #25, #26), in headless Chromium:
+//! Hostile saved state, links and speaker-notes messages in the page (issues #25, #26),
+//! in headless Chromium:
 //! `cargo test --target wasm32-unknown-unknown -p outbox-playground --test saved_state`.
 //! Every test mounts the whole app into its own host after arranging localStorage, and
 //! checks that nothing panics, nothing saved is lost, and the notice names the reason.
@@ -10,10 +11,15 @@ use outbox_model::preset;
 use outbox_playground::browser::storage::{self, before_link_key, corrupt_key, pending_key, KEY};
 use outbox_playground::i18n::{t, Key, Lang};
 use outbox_playground::lesson::ctl::PROGRESS_KEY;
+use outbox_playground::lesson::presenter::{parse, CHANNEL, HELLO};
+use outbox_playground::lesson::speaker_notes::SpeakerNotes;
 use outbox_playground::playground::ctl::DEFAULT_PRESET;
 use outbox_playground::run::link;
 use outbox_playground::run::sim::{Input, Sim};
 use outbox_playground::App;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
@@ -178,4 +184,93 @@ async fn a_pasted_link_opens_and_the_replaced_run_can_be_restored() {
     assert_eq!(storage::get(KEY), Some(mine));
     assert_eq!(storage::get(&before_link_key(KEY)), None);
     assert!(notice(&host).contains(t(Lang::Uz, Key::NoticeRestoredRun)));
+}
+
+/// Everything said on the speaker-notes channel from now on.
+fn listen() -> (web_sys::BroadcastChannel, Rc<RefCell<Vec<String>>>) {
+    let heard = Rc::new(RefCell::new(Vec::new()));
+    let channel = web_sys::BroadcastChannel::new(CHANNEL).unwrap();
+    let sink = heard.clone();
+    let on = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |m: web_sys::MessageEvent| {
+        if let Some(t) = m.data().as_string() {
+            sink.borrow_mut().push(t);
+        }
+    });
+    channel.set_onmessage(Some(on.as_ref().unchecked_ref()));
+    on.forget();
+    (channel, heard)
+}
+
+#[wasm_bindgen_test]
+async fn a_flood_of_hellos_gets_a_few_replies_and_junk_none() {
+    start_clean();
+    let (_host, _app) = mount_app();
+    settle().await;
+    let (listener, heard) = listen();
+    let sender = web_sys::BroadcastChannel::new(CHANNEL).unwrap();
+    for junk in [
+        "hello ",
+        "HELLO",
+        "<script>alert(1)</script>",
+        "3 uz",
+        "\u{0}",
+    ] {
+        sender.post_message(&JsValue::from_str(junk)).unwrap();
+    }
+    TimeoutFuture::new(300).await;
+    let replies = || heard.borrow().iter().filter(|m| parse(m).is_some()).count();
+    // "3 uz" itself is heard by the listener; the page answered none of the junk.
+    assert_eq!(replies(), 1, "{:?}", heard.borrow());
+    heard.borrow_mut().clear();
+    let started = outbox_playground::browser::frames::now_ms();
+    for _ in 0..20_000 {
+        sender.post_message(&JsValue::from_str(HELLO)).unwrap();
+    }
+    TimeoutFuture::new(700).await;
+    let elapsed = outbox_playground::browser::frames::now_ms() - started;
+    let n = replies();
+    // One reply per 250 ms window at most (plus the first at once).
+    let bound = 2 + (elapsed / 250.0) as usize;
+    assert!((1..=bound).contains(&n), "{n} replies in {elapsed} ms");
+    listener.close();
+    sender.close();
+}
+
+#[wasm_bindgen_test]
+async fn the_notes_window_ignores_everything_but_the_exact_form() {
+    let doc = document();
+    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let _app = leptos::mount::mount_to(host.clone(), || {
+        outbox_playground::i18n::provide_i18n(Lang::Uz);
+        view! { <SpeakerNotes/> }
+    });
+    settle().await;
+    let sender = web_sys::BroadcastChannel::new(CHANNEL).unwrap();
+    let long = format!("{} uz", "1".repeat(100_000));
+    for junk in [
+        "999 uz",
+        "+1 uz",
+        "1 ru",
+        "1 uz ",
+        "<img src=x onerror=alert(1)>",
+        "\u{202e}1 uz",
+        long.as_str(),
+    ] {
+        sender.post_message(&JsValue::from_str(junk)).unwrap();
+    }
+    sender.post_message(&JsValue::from_f64(1.0)).unwrap();
+    TimeoutFuture::new(100).await;
+    assert!(
+        find(&host, "notes-waiting").is_some(),
+        "junk moved the notes"
+    );
+    sender.post_message(&JsValue::from_str("2 en")).unwrap();
+    TimeoutFuture::new(100).await;
+    let step = find(&host, "notes-step").expect("the exact form is heard");
+    assert_eq!(
+        step.get_attribute("data-step").as_deref(),
+        Some(outbox_model::lesson::STEPS[2].id)
+    );
+    sender.close();
 }

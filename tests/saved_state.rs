@@ -274,3 +274,76 @@ async fn the_notes_window_ignores_everything_but_the_exact_form() {
     );
     sender.close();
 }
+
+/// Fills localStorage to its quota with keys that are not the page's; returns them.
+fn fill_storage() -> Vec<String> {
+    let s = storage::storage().unwrap();
+    let mut keys = Vec::new();
+    for size in [1 << 20, 1 << 16, 1 << 12, 1 << 8, 16] {
+        let chunk = "x".repeat(size);
+        loop {
+            let k = format!("filler/{}", keys.len());
+            if s.set_item(&k, &chunk).is_err() {
+                break;
+            }
+            keys.push(k);
+        }
+    }
+    keys
+}
+
+#[wasm_bindgen_test]
+async fn a_full_quota_is_reported_once_with_the_link_as_the_way_out() {
+    start_clean();
+    let fillers = fill_storage();
+    let (host, _app) = mount_app();
+    settle().await;
+    let n = notice(&host);
+    for k in &fillers {
+        storage::remove(k);
+    }
+    let said = t(Lang::Uz, Key::NoticeSaveFailed);
+    let start = said.split(" (").next().unwrap();
+    assert!(n.contains(start), "{n}");
+    assert!(
+        n.to_lowercase().contains("quota"),
+        "the browser's reason: {n}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_panic_panel_offers_a_reset_that_clears_only_the_pages_keys() {
+    start_clean();
+    storage::set(KEY, "{}").unwrap();
+    storage::set(&corrupt_key(PROGRESS_KEY), "{}").unwrap();
+    storage::storage()
+        .unwrap()
+        .set_item("someone-else", "kept")
+        .unwrap();
+    outbox_playground::error_panel::show("a test panic");
+    let panel = document()
+        .query_selector("[data-testid=panic-panel]")
+        .unwrap()
+        .expect("the panel");
+    let reset = panel.query_selector("[data-testid=panic-reset]").unwrap();
+    assert!(reset.is_some(), "the reset button");
+    assert_eq!(
+        reset.unwrap().text_content().as_deref(),
+        Some(t(Lang::Uz, Key::ErrorReset))
+    );
+    // Its click clears and reloads; the clearing is checked here (a reload would end
+    // the test page).
+    storage::clear_all();
+    assert_eq!(storage::get(KEY), None);
+    assert_eq!(storage::get(&corrupt_key(PROGRESS_KEY)), None);
+    let other = storage::storage()
+        .unwrap()
+        .get_item("someone-else")
+        .unwrap();
+    assert_eq!(other.as_deref(), Some("kept"));
+    storage::storage()
+        .unwrap()
+        .remove_item("someone-else")
+        .unwrap();
+    panel.remove();
+}

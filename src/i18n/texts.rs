@@ -750,8 +750,8 @@ translations! {
         en: "The page hit an error",
     }
     ErrorBody {
-        uz: "Quyidagi hisobotni nusxalab, bizga yuboring. Sahifani yangilasangiz, saqlangan ssenariy qaytadi.",
-        en: "Copy the report below and send it to us. Reloading the page brings your saved scenario back.",
+        uz: "Quyidagi hisobotni nusxalab, bizga yuboring. Sahifani yangilasangiz, saqlangan ssenariy qaytadi; sahifa yana buzilsa, \"Saqlangan holatni tozalash va qayta yuklash\" tugmasini bosing.",
+        en: "Copy the report below and send it to us. Reloading the page brings your saved scenario back; if the page breaks again, press \"Reset saved state and reload\".",
     }
     ErrorCopy {
         uz: "Hisobotni nusxalash",

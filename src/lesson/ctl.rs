@@ -153,6 +153,15 @@ fn save_progress(p: &Progress) -> Result<(), String> {
     storage::set(PROGRESS_KEY, &p.to_json())
 }
 
+/// Saves the progress on every change; a failed save is reported (once, by `ctl`).
+fn keep_saved(ctl: Ctl, progress: RwSignal<Progress>) {
+    Effect::new(move |_| {
+        if let Err(why) = progress.with(save_progress) {
+            ctl.report_save_failed(why);
+        }
+    });
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Path,
@@ -214,11 +223,7 @@ impl LessonCtl {
             }
         });
         // Keep the progress saved.
-        Effect::new(move |_| {
-            if let Err(why) = progress.with(save_progress) {
-                ctl.report_save_failed(why);
-            }
-        });
+        keep_saved(ctl, progress);
         // The run stopped before a kill: ask for the guess.
         Effect::new(move |_| {
             if ctl.halted.get() && lesson.predict.get_untracked() == Predict::Open {

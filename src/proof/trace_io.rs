@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 
 use crate::browser::url::data_url;
 use crate::i18n::{tr, Key};
-use crate::playground::ctl::{use_ctl, Notice};
+use crate::playground::ctl::{use_ctl, Ctl, Notice};
 use crate::run::sim::{Input, Run, Sim, MAX_ATOMS};
 
 /// Longest run offered as a trace (each tick is one action in it).
@@ -85,6 +85,43 @@ pub fn import(text: &str) -> Result<Sim, String> {
     }
 }
 
+/// The file chosen in the import field: refused by its size before it is read, else
+/// read, opened, and reported ("loaded" only once it is saved, too).
+fn import_file(ctl: Ctl, ev: &leptos::ev::Event) {
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        return;
+    };
+    input.set_value("");
+    if let Some(why) = too_big(file.size()) {
+        ctl.notice
+            .set(Some(Notice::error(Key::NoticeFileTooBig, why)));
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let text = wasm_bindgen_futures::JsFuture::from(file.text())
+            .await
+            .ok()
+            .and_then(|v| v.as_string());
+        let result = text
+            .ok_or_else(|| "the file could not be read".to_string())
+            .and_then(|t| import(&t));
+        let notice = match result {
+            Ok(sim) => match ctl.replace(sim) {
+                Ok(()) => Notice::info(Key::NoticeImported, String::new()),
+                Err(why) => Notice::error(Key::NoticeImportedNotSaved, why),
+            },
+            Err(why) => Notice::error(Key::NoticeBadTrace, why),
+        };
+        let _ = ctl.notice.try_set(Some(notice));
+    });
+}
+
 /// Points the clicked link at the file just made; the click then downloads it.
 fn set_href(ev: &leptos::ev::MouseEvent, url: String) {
     if let Some(a) = ev
@@ -131,41 +168,7 @@ pub fn TraceIo() -> impl IntoView {
     let scenario_click = move |ev: leptos::ev::MouseEvent| {
         set_href(&ev, data_url(&ctl.sim.with_value(|s| s.scenario.to_json())))
     };
-    let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        input.set_value("");
-        if let Some(why) = too_big(file.size()) {
-            ctl.notice
-                .set(Some(Notice::error(Key::NoticeFileTooBig, why)));
-            return;
-        }
-        leptos::task::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string());
-            let result = text
-                .ok_or_else(|| "the file could not be read".to_string())
-                .and_then(|t| import(&t));
-            let notice = match result {
-                // "Loaded" only when it will still be there after a reload.
-                Ok(sim) => match ctl.replace(sim) {
-                    Ok(()) => Notice::info(Key::NoticeImported, String::new()),
-                    Err(why) => Notice::error(Key::NoticeImportedNotSaved, why),
-                },
-                Err(why) => Notice::error(Key::NoticeBadTrace, why),
-            };
-            ctl.notice.set(Some(notice));
-        });
-    };
+    let on_file = move |ev: leptos::ev::Event| import_file(ctl, &ev);
     view! {
         <div class="trace-io" data-testid="trace-io">
             <h3 class="proof__subheading">{tr(Key::IoHeading)}</h3>

@@ -331,11 +331,33 @@ async fn the_panic_panel_offers_a_reset_that_clears_only_the_pages_keys() {
         reset.unwrap().text_content().as_deref(),
         Some(t(Lang::Uz, Key::ErrorReset))
     );
-    // Its click clears and reloads; the clearing is checked here (a reload would end
-    // the test page).
-    storage::clear_all();
+    // Its click submits `?reset-saved-state=1` (a reload would end the test page): the
+    // address is set as the submit would, and the start-up step run.
+    let form = panel
+        .query_selector("form")
+        .unwrap()
+        .expect("the reset form");
+    let hidden = form.query_selector("input[type=hidden]").unwrap().unwrap();
+    assert_eq!(
+        hidden.get_attribute("name").as_deref(),
+        Some(outbox_playground::error_panel::RESET_PARAM)
+    );
+    let before = window().location().href().unwrap();
+    let history = window().history().unwrap();
+    history
+        .replace_state_with_url(&JsValue::NULL, "", Some("?reset-saved-state=1"))
+        .unwrap();
+    outbox_playground::error_panel::reset_if_asked();
     assert_eq!(storage::get(KEY), None);
     assert_eq!(storage::get(&corrupt_key(PROGRESS_KEY)), None);
+    assert_eq!(
+        window().location().search().unwrap(),
+        "",
+        "the parameter is dropped"
+    );
+    history
+        .replace_state_with_url(&JsValue::NULL, "", Some(&before))
+        .unwrap();
     let other = storage::storage()
         .unwrap()
         .get_item("someone-else")

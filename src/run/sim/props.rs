@@ -119,6 +119,7 @@ fn many_moves_after_the_end_keep_the_sampling_interval_sane() {
     let mut sim = Sim::new(preset("canon-dual-write").unwrap());
     sim.ticks(u64::MAX);
     let worker = sim.world.procs[0].name.clone();
+    let start = sim.pos();
     for _ in 0..20_000 {
         let _ = sim.act(Action::QueueDown { hang: false });
         let _ = sim.act(Action::Kill {
@@ -126,6 +127,8 @@ fn many_moves_after_the_end_keep_the_sampling_interval_sane() {
         });
         assert!(sim.samples.len() <= MAX_SAMPLES);
     }
+    assert!(sim.pos() >= start + 20_000, "the moves were accepted");
+    assert!(sim.finished(), "the moves were past the end");
     assert!(sim.sample_every > 0 && sim.sample_every <= sim.pos);
     assert_eq!(sim.samples.last().map(|s| s.pos), Some(sim.pos));
 }

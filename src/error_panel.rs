@@ -36,6 +36,48 @@ pub fn report(message: &str) -> String {
     )
 }
 
+/// The address parameter that asks the next load to forget the page's saved state.
+pub const RESET_PARAM: &str = "reset-saved-state";
+
+/// "Reset saved state": a saved run or progress that panics would panic every reload.
+/// The button submits a plain form to `?reset-saved-state=1` (no fragment, so a link that
+/// panicked is not opened again): it works with no code of the dead app running after
+/// the panic, and needs no inline script (CSP). The next load clears the state first,
+/// in [`reset_if_asked`].
+fn reset_form(doc: &web_sys::Document, lang: Lang) -> Option<web_sys::Element> {
+    let form = doc.create_element("form").ok()?;
+    let _ = form.set_attribute("method", "get");
+    let path = web_sys::window()
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_default();
+    let _ = form.set_attribute("action", &path);
+    let hidden = doc.create_element("input").ok()?;
+    let _ = hidden.set_attribute("type", "hidden");
+    let _ = hidden.set_attribute("name", RESET_PARAM);
+    let _ = hidden.set_attribute("value", "1");
+    form.append_child(&hidden).ok()?;
+    let button = doc.create_element("button").ok()?;
+    let _ = button.set_attribute("type", "submit");
+    let _ = button.set_attribute("data-testid", "panic-reset");
+    button.set_text_content(Some(t(lang, Key::ErrorReset)));
+    form.append_child(&button).ok()?;
+    Some(form)
+}
+
+/// At start (from `main`, before the app reads anything saved): when the address asks
+/// for it, forgets every key of the page and drops the parameter from the address.
+pub fn reset_if_asked() {
+    if crate::browser::url::url_param(RESET_PARAM).is_none() {
+        return;
+    }
+    crate::browser::storage::clear_all();
+    if let Some(w) = web_sys::window() {
+        if let (Ok(h), Ok(path)) = (w.history(), w.location().pathname()) {
+            let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&path));
+        }
+    }
+}
+
 /// Draws the panel (once) at the top of `<body>`.
 pub fn show(message: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
@@ -82,6 +124,9 @@ pub fn show(message: &str) {
         });
         let _ = button.add_event_listener_with_callback("click", copy.as_ref().unchecked_ref());
         copy.forget();
+    }
+    if let Some(form) = reset_form(&doc, lang) {
+        let _ = panel.append_child(&form);
     }
     if let Some(body) = doc.body() {
         let _ = body.prepend_with_node_1(&panel);

@@ -1,28 +1,99 @@
-//! The saved run in localStorage, under a versioned key. Storage can be missing, full or
-//! blocked (private windows): saving is best effort and loading reports what it found.
+//! The saved run, lesson progress and settings in localStorage, under versioned keys.
+//! Storage can be missing, full or blocked (private windows): saving reports whether it
+//! worked, so the page can say so once (the run is still in its share link).
+//!
+//! Nothing saved is ever deleted because it could not be read: it moves to its key's
+//! [`corrupt_key`], so a bug or a newer version of the page loses no one's work. A run is
+//! taken out of its key ([`pending_key`]) while it is replayed and put back on success:
+//! a saved run that panics the page is found there on the next load, instead of
+//! panicking every reload.
 
 /// Bump the version when [`crate::run::sim::Run`] changes incompatibly.
 pub const KEY: &str = "outbox-playground/v1/run";
+/// Every key of the page starts with this ("reset saved state" clears them all).
+pub const PREFIX: &str = "outbox-playground/";
+
+/// Where unreadable state of `key` is kept (`…/run/corrupt`).
+pub fn corrupt_key(key: &str) -> String {
+    format!("{key}/corrupt")
+}
+
+/// Where a saved run waits while it is replayed (`…/run/pending`).
+pub fn pending_key(key: &str) -> String {
+    format!("{key}/pending")
+}
+
+/// Where the user's saved run is kept when a link replaced it (`…/run/before-link`).
+pub fn before_link_key(key: &str) -> String {
+    format!("{key}/before-link")
+}
 
 /// The page's localStorage, when the browser allows it.
 pub fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// The saved JSON, if any.
-pub fn load() -> Option<String> {
-    storage()?.get_item(KEY).ok().flatten()
+/// The text under `key`, if any.
+pub fn get(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
 }
 
-pub fn save(json: &str) {
+/// Writes `value` under `key`; Err with the browser's reason (a full quota, a blocked or
+/// missing storage).
+pub fn set(key: &str, value: &str) -> Result<(), String> {
+    let s = storage().ok_or_else(|| "localStorage is not available".to_string())?;
+    s.set_item(key, value).map_err(|e| {
+        dom_message(&e).unwrap_or_else(|| "localStorage refused the write".to_string())
+    })
+}
+
+/// A DOMException's name and message (what "quota exceeded" says).
+fn dom_message(e: &wasm_bindgen::JsValue) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    let d = e.dyn_ref::<web_sys::DomException>()?;
+    Some(format!("{}: {}", d.name(), d.message()))
+}
+
+pub fn remove(key: &str) {
     if let Some(s) = storage() {
-        let _ = s.set_item(KEY, json);
+        let _ = s.remove_item(key);
     }
 }
 
-pub fn clear() {
-    if let Some(s) = storage() {
-        let _ = s.remove_item(KEY);
+/// Moves the text under `from` to `to` (removing `from` first, so the move itself never
+/// needs more room than there was). Returns the text moved.
+pub fn take_to(from: &str, to: &str) -> Option<String> {
+    let text = get(from)?;
+    remove(from);
+    let _ = set(to, &text);
+    Some(text)
+}
+
+/// Keeps unreadable `text` of `key` under its [`corrupt_key`] and clears `key`.
+pub fn quarantine(key: &str, text: &str) {
+    remove(key);
+    let _ = set(&corrupt_key(key), text);
+}
+
+/// The saved run's JSON, if any (or the one being replayed, for the panic report).
+pub fn load() -> Option<String> {
+    get(KEY).or_else(|| get(&pending_key(KEY)))
+}
+
+pub fn save(json: &str) -> Result<(), String> {
+    set(KEY, json)
+}
+
+/// Removes every key of the page (the panic panel's "reset saved state").
+pub fn clear_all() {
+    let Some(s) = storage() else { return };
+    let n = s.length().unwrap_or(0);
+    let keys: Vec<String> = (0..n)
+        .filter_map(|i| s.key(i).ok().flatten())
+        .filter(|k| k.starts_with(PREFIX))
+        .collect();
+    for k in keys {
+        let _ = s.remove_item(&k);
     }
 }
 
@@ -36,20 +107,29 @@ pub struct Settings {
     pub speed: usize,
 }
 
-/// The saved settings: None when there are none, Err with the reason when they are corrupt.
+/// The saved settings: None when there are none, Err with the reason when they are
+/// corrupt (then kept under the corrupt key, not half-read).
 pub fn load_settings() -> Option<Result<Settings, String>> {
-    let text = storage()?.get_item(SETTINGS_KEY).ok().flatten()?;
-    Some(serde_json::from_str(&text).map_err(|e| e.to_string()))
+    let text = get(SETTINGS_KEY)?;
+    let parsed: Result<Settings, String> =
+        serde_json::from_str(&text).map_err(|e| format!("{e}; {}", corrupt_key(SETTINGS_KEY)));
+    if parsed.is_err() {
+        quarantine(SETTINGS_KEY, &text);
+    }
+    Some(parsed)
 }
 
-pub fn save_settings(s: &Settings) {
-    if let (Some(st), Ok(json)) = (storage(), serde_json::to_string(s)) {
-        let _ = st.set_item(SETTINGS_KEY, &json);
-    }
+pub fn save_settings(s: &Settings) -> Result<(), String> {
+    let json = serde_json::to_string(s).map_err(|e| e.to_string())?;
+    set(SETTINGS_KEY, &json)
+}
+
+/// Forgets the saved run (and a run left pending).
+pub fn clear() {
+    remove(KEY);
+    remove(&pending_key(KEY));
 }
 
 pub fn clear_settings() {
-    if let Some(s) = storage() {
-        let _ = s.remove_item(SETTINGS_KEY);
-    }
+    remove(SETTINGS_KEY);
 }

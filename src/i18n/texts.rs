@@ -73,13 +73,50 @@ translations! {
     }
     /// Notice: a shared link could not be opened; {why} is the reason.
     NoticeBadLink {
-        uz: "Havolani ochib bo'lmadi ({why}). Yangi standart ssenariy boshlandi.",
-        en: "The link could not be opened ({why}). A fresh default scenario was started.",
+        uz: "Havolani ochib bo'lmadi ({why}). Saqlangan yugurishingiz (yoki standart ssenariy) ochiq qoldi.",
+        en: "The link could not be opened ({why}). Your saved run (or the default scenario) stays open.",
     }
-    /// Notice: the saved state was corrupt; {why} is the reason.
+    /// Notice: saved state could not be read (corrupt, or from a newer version of the
+    /// page); {why} is the reason and the key it was moved to.
     NoticeBadSaved {
-        uz: "Saqlangan holat buzilgan ekan ({why}). U yangisi bilan almashtirildi.",
-        en: "The saved state was corrupt ({why}). It was replaced with a fresh one.",
+        uz: "Saqlangan holatni o'qib bo'lmadi ({why}). U o'chirilmadi: brauzer xotirasida \"…/corrupt\" kaliti ostida saqlab qo'yildi, sahifa yangi holat bilan davom etadi.",
+        en: "The saved state could not be read ({why}). It was not deleted: it is kept in the browser's storage under its \"…/corrupt\" key, and the page goes on with a fresh state.",
+    }
+    /// Notice: the saved run crashed the page while it was being opened last time; {why}
+    /// is the key it was moved to.
+    NoticeSavedCrashed {
+        uz: "Saqlangan yugurish o'tgan safar ochilayotganda sahifani buzdi. U qayta ochilmaydi: \"{why}\" kaliti ostida saqlab qo'yildi, standart ssenariy boshlandi.",
+        en: "The saved run crashed the page while it was being opened last time. It is not opened again: it is kept under the \"{why}\" key, and the default scenario was started.",
+    }
+    /// Notice: saving to the browser's storage failed (quota full, storage blocked).
+    NoticeSaveFailed {
+        uz: "Brauzer xotirasiga saqlab bo'lmadi ({why}). Keyingi qadamlar saqlanmaydi, lekin yugurish ulashish havolasida bor: \"Havolani ulashish\" tugmasini bosib, havolani saqlab qo'ying.",
+        en: "Saving to the browser's storage failed ({why}). Later steps are not saved, but the run is still in the share link: press \"Share link\" and keep the link.",
+    }
+    /// Notice: a link replaced a different saved run, kept under {why}.
+    NoticeLinkReplacedSaved {
+        uz: "Havoladagi yugurish ochildi. Avvalgi saqlangan yugurishingiz o'chmadi (\"{why}\" kaliti ostida): uni tugma bilan qaytarishingiz mumkin.",
+        en: "The link's run is open. Your previously saved run was not lost (it is under the \"{why}\" key): the button brings it back.",
+    }
+    /// The notice's button that brings back the run a link replaced.
+    RestoreRun {
+        uz: "Avvalgi yugurishimni qaytarish",
+        en: "Restore my previous run",
+    }
+    /// Notice: the run a link replaced is back.
+    NoticeRestoredRun {
+        uz: "Avvalgi yugurishingiz qaytarildi.",
+        en: "Your previous run is back.",
+    }
+    /// Notice: the clipboard refused the share link; {why} is the browser's reason.
+    NoticeCopyFailed {
+        uz: "Havolani nusxalab bo'lmadi ({why}). Uni quyidagi maydondan qo'lda nusxalang.",
+        en: "The link could not be copied ({why}). Copy it by hand from the field below.",
+    }
+    /// Added to a share notice when the link is long; {n} is the length warned about.
+    NoticeLinkLong {
+        uz: "Diqqat: havola {n} belgidan uzun, ba'zi chat ilovalari bunday havolani kesib qo'yadi va u ochilmaydi. Uzoq yugurishni fayl sifatida yuborgan ma'qul.",
+        en: "Note: the link is longer than {n} characters, and some chat apps cut such links, which then open nothing. A long run is safer sent as a file.",
     }
     /// Notice: the model refused an action; {why} is the reason.
     NoticeRefused {
@@ -713,12 +750,17 @@ translations! {
         en: "The page hit an error",
     }
     ErrorBody {
-        uz: "Quyidagi hisobotni nusxalab, bizga yuboring. Sahifani yangilasangiz, saqlangan ssenariy qaytadi.",
-        en: "Copy the report below and send it to us. Reloading the page brings your saved scenario back.",
+        uz: "Quyidagi hisobotni nusxalab, bizga yuboring. Sahifani yangilasangiz, saqlangan ssenariy qaytadi; sahifa yana buzilsa, \"Saqlangan holatni tozalash va qayta yuklash\" tugmasini bosing.",
+        en: "Copy the report below and send it to us. Reloading the page brings your saved scenario back; if the page breaks again, press \"Reset saved state and reload\".",
     }
     ErrorCopy {
         uz: "Hisobotni nusxalash",
         en: "Copy the report",
+    }
+    /// The panic panel's button: forget everything the page saved, then reload.
+    ErrorReset {
+        uz: "Saqlangan holatni tozalash va qayta yuklash",
+        en: "Reset saved state and reload",
     }
     StepSend {
         uz: "so'rov yuborish",
@@ -1937,6 +1979,16 @@ translations! {
     NoticeImported {
         uz: "Fayl yuklandi.",
         en: "The file was loaded.",
+    }
+    /// Notice: the imported run is open but could not be saved; {why} is the reason.
+    NoticeImportedNotSaved {
+        uz: "Fayl ochildi, lekin brauzer xotirasiga saqlanmadi ({why}): sahifani yangilasangiz, u yo'qoladi. Uni saqlash uchun havolasini ulashing yoki faylni asrab qo'ying.",
+        en: "The file is open but could not be saved in the browser's storage ({why}): reloading the page loses it. Keep the file, or share its link to keep it.",
+    }
+    /// Notice: a file over the import limit was refused unread; {why} is its size and the limit.
+    NoticeFileTooBig {
+        uz: "Fayl juda katta ({why}), shuning uchun o'qilmadi. Joriy ishga tegilmadi.",
+        en: "The file is too big ({why}), so it was not read. The current run is untouched.",
     }
     ProofHeading {
         uz: "Isbot: barcha jadvallar va o'lim nuqtalari",

@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use outbox_model::lesson::{self, LessonStep, Outcome, STEPS};
 use serde::{Deserialize, Serialize};
 
-use crate::browser::storage::storage;
+use crate::browser::storage;
+use crate::i18n::lesson_words::QUIZ;
 use crate::i18n::Key;
 use crate::playground::ctl::{Ctl, Notice};
 
@@ -43,10 +44,53 @@ pub struct Prediction {
 impl Progress {
     pub fn from_json(text: &str) -> Result<Progress, String> {
         let p: Progress = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if p.step >= STEPS.len() {
-            return Err(format!("step {} does not exist", p.step));
-        }
+        p.check()?;
         Ok(p)
+    }
+
+    /// Every index and size a saved progress carries, checked before the page uses it:
+    /// an answer index out of range used to panic on every reload (issue #26).
+    pub fn check(&self) -> Result<(), String> {
+        const ANSWERS: usize = 3;
+        const MAX_TEXT: usize = 1_000;
+        if self.step >= STEPS.len() {
+            return Err(format!("step {} does not exist", self.step));
+        }
+        if self.quiz.len() > QUIZ.len() {
+            return Err(format!(
+                "quiz: {} answers for {} questions",
+                self.quiz.len(),
+                QUIZ.len()
+            ));
+        }
+        if let Some((n, a)) = self
+            .quiz
+            .iter()
+            .enumerate()
+            .find_map(|(n, a)| a.filter(|a| *a >= ANSWERS).map(|a| (n, a)))
+        {
+            return Err(format!("quiz[{n}]: answer {a} does not exist"));
+        }
+        if let Some(w) = self.why.filter(|w| *w >= ANSWERS) {
+            return Err(format!("why: answer {w} does not exist"));
+        }
+        if self.blanks.len() > lesson::BLANKS.len()
+            || self.blanks.iter().any(|b| b.len() > MAX_TEXT)
+        {
+            return Err("blanks: too many or too long".into());
+        }
+        if self.done.len() > STEPS.len() || self.predictions.len() > STEPS.len() {
+            return Err("done/predictions: more entries than steps".into());
+        }
+        let long = |p: &Prediction| {
+            [&p.step, &p.guess, &p.actual]
+                .iter()
+                .any(|t| t.len() > MAX_TEXT)
+        };
+        if self.done.iter().any(|d| d.len() > MAX_TEXT) || self.predictions.iter().any(long) {
+            return Err("done/predictions: text too long".into());
+        }
+        Ok(())
     }
 
     pub fn to_json(&self) -> String {
@@ -90,16 +134,32 @@ pub enum Predict {
     Revealed { guess: Outcome, actual: Outcome },
 }
 
-/// The saved progress: None when there is none, Err with the reason when it is corrupt.
+/// The saved progress: None when there is none, Err with the reason when it is corrupt
+/// (then kept under `…/lesson/corrupt`, not deleted and not half-read).
 pub fn load_progress() -> Option<Result<Progress, String>> {
-    let text = storage()?.get_item(PROGRESS_KEY).ok().flatten()?;
-    Some(Progress::from_json(&text))
+    let text = storage::get(PROGRESS_KEY)?;
+    let p = Progress::from_json(&text);
+    if let Err(why) = &p {
+        storage::quarantine(PROGRESS_KEY, &text);
+        return Some(Err(format!(
+            "{why}; {}",
+            storage::corrupt_key(PROGRESS_KEY)
+        )));
+    }
+    Some(p)
 }
 
-fn save_progress(p: &Progress) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(PROGRESS_KEY, &p.to_json());
-    }
+fn save_progress(p: &Progress) -> Result<(), String> {
+    storage::set(PROGRESS_KEY, &p.to_json())
+}
+
+/// Saves the progress on every change; a failed save is reported (once, by `ctl`).
+fn keep_saved(ctl: Ctl, progress: RwSignal<Progress>) {
+    Effect::new(move |_| {
+        if let Err(why) = progress.with(save_progress) {
+            ctl.report_save_failed(why);
+        }
+    });
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,7 +223,7 @@ impl LessonCtl {
             }
         });
         // Keep the progress saved.
-        Effect::new(move |_| progress.with(save_progress));
+        keep_saved(ctl, progress);
         // The run stopped before a kill: ask for the guess.
         Effect::new(move |_| {
             if ctl.halted.get() && lesson.predict.get_untracked() == Predict::Open {
@@ -284,11 +344,9 @@ impl LessonCtl {
 
     pub fn reset_progress(&self) {
         self.progress.set(Progress::default());
-        self.ctl.notice.set(Some(Notice {
-            key: Key::ProgressResetDone,
-            why: String::new(),
-            error: false,
-        }));
+        self.ctl
+            .notice
+            .set(Some(Notice::info(Key::ProgressResetDone, String::new())));
     }
 }
 

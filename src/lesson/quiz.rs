@@ -36,7 +36,7 @@ pub fn answer(
         .collect_view();
     view! {
         <ul class="quiz__options">{options}</ul>
-        {move || chosen.get().map(|i| view! {
+        {move || chosen.get().filter(|i| *i < q.why.len()).map(|i| view! {
             <p class="quiz__why" data-testid=format!("why-{id}") data-right=(i == q.right).to_string() aria-live="polite">
                 <strong>{i18n.t(if i == q.right { Key::AnswerRight } else { Key::AnswerWrong })}</strong>
                 ": " {i18n.t(q.why[i])}

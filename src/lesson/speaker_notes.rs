@@ -9,22 +9,21 @@ use crate::browser::broadcast::{use_broadcast, Broadcast};
 use crate::i18n::lesson_words::step_words;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::outcome_key;
-use crate::lesson::presenter::{parse, CHANNEL};
+use crate::lesson::presenter::{parse, CHANNEL, HELLO};
 
 #[component]
 pub fn SpeakerNotes() -> impl IntoView {
     let i18n = use_i18n();
     let step = RwSignal::new(None::<usize>);
     let on_message = move |_: &Broadcast, text: String| {
+        // `parse` accepts only the main window's exact form with a step that exists.
         if let Some((s, lang)) = parse(&text) {
-            if s < STEPS.len() {
-                step.set(Some(s));
-                i18n.set_lang(lang);
-            }
+            step.set(Some(s));
+            i18n.set_lang(lang);
         }
     };
     if let Some(channel) = use_broadcast(CHANNEL, on_message) {
-        channel.post("hello");
+        channel.post(HELLO);
     }
     view! {
         <main class="notes" data-testid="speaker-notes">
@@ -32,8 +31,9 @@ pub fn SpeakerNotes() -> impl IntoView {
             {move || match step.get() {
                 None => view! { <p data-testid="notes-waiting">{tr(Key::NotesWaiting)}</p> }.into_any(),
                 Some(i) => {
-                    let st = &STEPS[i];
-                    let w = step_words(st.id).expect("every step has words");
+                    let Some((st, w)) = STEPS.get(i).and_then(|st| Some((st, step_words(st.id)?))) else {
+                        return view! { <p data-testid="notes-waiting">{tr(Key::NotesWaiting)}</p> }.into_any();
+                    };
                     let next = STEPS.get(i + 1).and_then(|n| step_words(n.id));
                     view! {
                         <p class="notes__step" data-testid="notes-step" data-step=st.id>

@@ -24,6 +24,34 @@ pub struct Notice {
     pub key: Key,
     pub why: String,
     pub error: bool,
+    /// Offer the "restore my previous run" button (a link replaced the saved run).
+    pub restore: bool,
+    /// A link to show in a selectable field (the clipboard refused it).
+    pub link: Option<String>,
+    /// A second message after the first (a long link's warning).
+    pub also: Option<Key>,
+}
+
+impl Notice {
+    /// An alert.
+    pub fn error(key: Key, why: String) -> Notice {
+        Notice {
+            error: true,
+            ..Notice::info(key, why)
+        }
+    }
+
+    /// A polite status.
+    pub fn info(key: Key, why: String) -> Notice {
+        Notice {
+            key,
+            why,
+            error: false,
+            restore: false,
+            link: None,
+            also: None,
+        }
+    }
 }
 
 /// Rows the tables show: the first ones and the newest ones.
@@ -53,6 +81,8 @@ pub struct Ctl {
     pub playing: RwSignal<bool>,
     pub speed: RwSignal<usize>,
     pub notice: RwSignal<Option<Notice>>,
+    /// A failed save was reported already.
+    save_failed: StoredValue<bool>,
     /// The process `k` arms a kill on.
     pub selected_proc: RwSignal<String>,
     /// The event whose lifecycle is shown.
@@ -113,6 +143,7 @@ impl Ctl {
             playing: RwSignal::new(false),
             speed: RwSignal::new(DEFAULT_SPEED),
             notice: RwSignal::new(None),
+            save_failed: StoredValue::new(false),
             selected_proc: RwSignal::new("api".to_string()),
             selected_event: RwSignal::new(None),
             help_open: RwSignal::new(false),
@@ -165,25 +196,22 @@ impl Ctl {
     /// Replaces the run with a fresh one of `scenario` (checked first).
     pub fn load(&self, scenario: Scenario) {
         if let Err(e) = Sim::check(&scenario) {
-            self.notice.set(Some(Notice {
-                key: Key::NoticeBadScenario,
-                why: e.to_string(),
-                error: true,
-            }));
+            self.notice
+                .set(Some(Notice::error(Key::NoticeBadScenario, e.to_string())));
             return;
         }
-        self.replace(Sim::new(scenario));
+        let _ = self.replace(Sim::new(scenario));
     }
 
-    /// Replaces the run with an already built one.
-    pub fn replace(&self, sim: Sim) {
+    /// Replaces the run with an already built one; Err when it could not be saved.
+    pub fn replace(&self, sim: Sim) -> Result<(), String> {
         self.playing.set(false);
         self.sim.set_value(sim);
         self.share_link.set(None);
         self.selected_event.set(None);
         self.scenario_version.update(|v| *v += 1);
         self.changed(true);
-        self.save();
+        self.save()
     }
 
     pub fn load_preset(&self, name: &str) {
@@ -201,14 +229,12 @@ impl Ctl {
     pub fn dispatch(&self, a: Action) {
         let r = self.sim.try_update_value(|s| s.act(a));
         match r {
-            Some(Err(why)) => self.notice.set(Some(Notice {
-                key: Key::NoticeRefused,
-                why,
-                error: true,
-            })),
+            Some(Err(why)) => self
+                .notice
+                .set(Some(Notice::error(Key::NoticeRefused, why))),
             _ => {
                 self.changed(true);
-                self.save();
+                let _ = self.save();
             }
         }
     }
@@ -233,7 +259,7 @@ impl Ctl {
             s.tick();
         });
         self.changed(true);
-        self.save();
+        let _ = self.save();
     }
 
     /// Runs up to `n` ticks (the play loop); returns false once the run has finished.
@@ -273,7 +299,7 @@ impl Ctl {
     pub fn toggle_play(&self) {
         if self.playing.get_untracked() {
             self.playing.set(false);
-            self.save();
+            let _ = self.save();
         } else if !self.finished() {
             self.playing.set(true);
         }
@@ -303,18 +329,29 @@ impl Ctl {
     /// Reports something saved that could not be read (unless a worse notice is up).
     pub fn report_bad_saved(&self, why: String) {
         if self.notice.get_untracked().is_none() {
-            self.notice.set(Some(Notice {
-                key: Key::NoticeBadSaved,
-                why,
-                error: true,
-            }));
+            self.notice
+                .set(Some(Notice::error(Key::NoticeBadSaved, why)));
         }
     }
 
-    /// Keeps the run in localStorage (best effort: a full or blocked storage is ignored).
-    pub fn save(&self) {
+    /// Keeps the run in localStorage. A full or blocked storage is reported once (the
+    /// run is still in its share link); the page goes on without saving.
+    pub fn save(&self) -> Result<(), String> {
         let json = self.sim.with_value(|s| link::to_json(&s.to_run()));
-        storage::save(&json);
+        let saved = storage::save(&json);
+        if let Err(why) = &saved {
+            self.report_save_failed(why.clone());
+        }
+        saved
+    }
+
+    /// Says once per page load that saving failed (every later step would fail too).
+    pub fn report_save_failed(&self, why: String) {
+        if !self.save_failed.get_value() {
+            self.save_failed.set_value(true);
+            self.notice
+                .set(Some(Notice::error(Key::NoticeSaveFailed, why)));
+        }
     }
 }
 

@@ -44,7 +44,7 @@ use crate::playground::play_loop::play_loop;
 use crate::playground::sequence::Sequence;
 use crate::playground::settings::restore_settings;
 use crate::playground::sql_panel::SqlPanel;
-use crate::playground::startup::startup;
+use crate::playground::startup::{listen_for_links, startup};
 use crate::playground::warm_up::warm_up;
 use crate::proof::page::Proof;
 
@@ -57,7 +57,8 @@ pub fn Playground() -> impl IntoView {
     let ctl = Ctl::new(sim);
     provide_context(ctl);
     ctl.notice.set(notice);
-    ctl.save();
+    let _ = ctl.save();
+    listen_for_links(ctl);
     restore_settings(ctl, i18n);
     play_loop(ctl);
     warm_up(ctl);

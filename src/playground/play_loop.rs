@@ -166,7 +166,7 @@ impl PlayLoop {
             self.part = 0;
             ctl.changed(true);
             ctl.playing.set(false);
-            ctl.save();
+            let _ = ctl.save();
         } else if heavy {
             if self.part == 0 {
                 self.last_slow_ms = ts;

@@ -2,6 +2,12 @@
 //! row per logged step (the newest rows the world keeps), kills marked, and the arrows of
 //! a lost or duplicated event drawn in its colour. Drawn as an SVG string, so the same
 //! text is shown and downloaded.
+//!
+//! The string goes into the page through `inner_html`, so every text in it is escaped for
+//! XML text and attribute values ([`esc`]). Its colours are presentation attributes, not
+//! an inline `<style>` element: a strict Content-Security-Policy blocks inline styles,
+//! the download looks the same on its own, and a `<style>` inside inline SVG would style
+//! the whole page (`.lost`, `text`) besides.
 
 use leptos::prelude::*;
 use outbox_model::view::{self, Trouble};
@@ -54,11 +60,49 @@ fn event_class(w: &World, e: EventId) -> Option<&'static str> {
     })
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// `s` as XML text or a quoted attribute value: the five markup characters as entities,
+/// and the characters XML 1.0 forbids even as entities (NUL and the other C0 controls
+/// but tab and newline, U+FFFE, U+FFFF) as U+FFFD, so the document always parses.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A lane heading at most this many characters (a name is a label, not a document).
+const MAX_HEAD_CHARS: usize = 40;
+
+/// The presentation attributes of a drawing class (what an inline `<style>` held).
+fn paint(class: &str) -> &'static str {
+    match class {
+        "lost" => "stroke=\"#D55E00\" fill=\"#D55E00\"",
+        "dup" | "dup-effect" => "stroke=\"#E69F00\" fill=\"#E69F00\"",
+        "phantom" => "stroke=\"#CC79A7\" fill=\"#CC79A7\"",
+        "kill" => "stroke=\"#D55E00\" stroke-width=\"3\" fill=\"none\"",
+        "lane" => "stroke=\"#888\" stroke-dasharray=\"4 3\"",
+        _ => "stroke=\"#444\" fill=\"none\"",
+    }
+}
+
+/// A text's fill: its class's colour, else near-black.
+fn text_fill(class: &str) -> &'static str {
+    match class {
+        "lost" => "#D55E00",
+        "dup" | "dup-effect" => "#E69F00",
+        "phantom" => "#CC79A7",
+        _ => "#111",
+    }
 }
 
 /// The diagram of the world's kept log, as SVG text.
@@ -87,7 +131,6 @@ pub fn svg(lang: Lang, w: &World) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\" aria-label=\"{}\">",
         esc(t(lang, Key::SeqHeading))
     );
-    out.push_str("<style>.lane{stroke:#888;stroke-dasharray:4 3}.a{stroke:#444;fill:none}.lost{stroke:#D55E00;fill:#D55E00}.dup,.dup-effect{stroke:#E69F00;fill:#E69F00}.phantom{stroke:#CC79A7;fill:#CC79A7}.kill{stroke:#D55E00;stroke-width:3}text{fill:#111}.hd{font-weight:bold;font-size:12px}</style>");
     out.push_str(&format!(
         "<rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>"
     ));
@@ -107,14 +150,18 @@ fn lane_x(lane: usize) -> usize {
 
 /// Each lane's heading and dashed line.
 fn push_heads(out: &mut String, lang: Lang, names: &[String], height: usize) {
-    let mut heads: Vec<String> = names.iter().map(|n| proc_name(lang, n)).collect();
+    let mut heads: Vec<String> = names
+        .iter()
+        .map(|n| proc_name(lang, n).chars().take(MAX_HEAD_CHARS).collect())
+        .collect();
     heads.push(t(lang, Key::SeqPostgres).to_string());
     heads.push(t(lang, Key::SeqQueue).to_string());
     for (i, h) in heads.iter().enumerate() {
         out.push_str(&format!(
-            "<text class=\"hd\" x=\"{}\" y=\"20\" text-anchor=\"middle\">{}</text><line class=\"lane\" x1=\"{0}\" y1=\"28\" x2=\"{0}\" y2=\"{height}\"/>",
+            "<text class=\"hd\" x=\"{}\" y=\"20\" text-anchor=\"middle\" fill=\"#111\" font-weight=\"bold\" font-size=\"12\">{}</text><line class=\"lane\" {} x1=\"{0}\" y1=\"28\" x2=\"{0}\" y2=\"{height}\"/>",
             lane_x(i),
-            esc(h)
+            esc(h),
+            paint("lane")
         ));
     }
 }
@@ -130,8 +177,8 @@ fn push_entry(out: &mut String, lang: Lang, w: &World, names: &[String], row: us
     if matches!(e.note, Note::Killed) {
         let cx = lane_x(from);
         out.push_str(&format!(
-            "<path class=\"kill\" d=\"M{} {} l12 12 M{} {} l-12 12\"/><text x=\"{}\" y=\"{}\" class=\"lost\" stroke=\"none\">✕ {}</text>",
-            cx - 6, y - 6, cx + 6, y - 6, cx + 10, y + 4, esc(&format!("{} {label}", t(lang, Key::SeqKilled)))
+            "<path class=\"kill\" {} d=\"M{} {} l12 12 M{} {} l-12 12\"/><text x=\"{}\" y=\"{}\" class=\"lost\" fill=\"{}\" stroke=\"none\">✕ {}</text>",
+            paint("kill"), cx - 6, y - 6, cx + 6, y - 6, cx + 10, y + 4, text_fill("lost"), esc(&format!("{} {label}", t(lang, Key::SeqKilled)))
         ));
         return;
     }
@@ -152,21 +199,24 @@ fn push_entry(out: &mut String, lang: Lang, w: &World, names: &[String], row: us
     let (x1, x2) = (lane_x(from), lane_x(to));
     if x1 == x2 {
         out.push_str(&format!(
-            "<circle cx=\"{x1}\" cy=\"{y}\" r=\"3\" class=\"{class}\"/>"
+            "<circle cx=\"{x1}\" cy=\"{y}\" r=\"3\" class=\"{class}\" {}/>",
+            paint(class)
         ));
     } else {
         let dir: i64 = if x2 > x1 { -1 } else { 1 };
         let tip = x2 as i64;
         out.push_str(&format!(
-            "<line class=\"a {class}\" x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\"/><path class=\"{class}\" d=\"M{tip} {y} l{} -4 v8 z\"/>",
-            dir * 7
+            "<line class=\"a {class}\" {paint} x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\"/><path class=\"{class}\" {paint} d=\"M{tip} {y} l{} -4 v8 z\"/>",
+            dir * 7,
+            paint = paint(class)
         ));
     }
     let tx = (x1 + x2) / 2;
     out.push_str(&format!(
-        "<text x=\"{tx}\" y=\"{}\" text-anchor=\"middle\" class=\"{}\" stroke=\"none\">{}</text>",
+        "<text x=\"{tx}\" y=\"{}\" text-anchor=\"middle\" class=\"{}\" fill=\"{}\" stroke=\"none\">{}</text>",
         y - 3,
         if class == "a" { "" } else { class },
+        text_fill(class),
         esc(&text)
     ));
 }
@@ -182,7 +232,8 @@ fn push_bad(out: &mut String, lang: Lang, bad: &[(EventId, &'static str)], rows:
             _ => Key::SeqDup,
         };
         out.push_str(&format!(
-            "<text x=\"8\" y=\"{y}\" class=\"{class}\" stroke=\"none\">h-{}: {}</text>",
+            "<text x=\"8\" y=\"{y}\" class=\"{class}\" fill=\"{}\" stroke=\"none\">h-{}: {}</text>",
+            text_fill(class),
             e.0,
             esc(t(lang, key))
         ));
@@ -240,5 +291,65 @@ mod tests {
             "the lost event is coloured"
         );
         assert!(text.contains("PostgreSQL"));
+    }
+
+    /// Whatever a run's texts hold, the SVG string carries no markup of theirs: every
+    /// `<` is one of the drawing's own tags, every `&` starts an entity, quotes never
+    /// end an attribute early, and no character XML forbids is left.
+    #[test]
+    fn hostile_texts_reach_the_svg_only_escaped() {
+        let hostile = "<script>alert(1)</script>\"' onload=\"x\" & ]]> \u{0}\u{1b}\u{202e}\u{FFFF} javascript:alert(1)";
+        let mut s = outbox_model::preset("canon-dual-write").unwrap();
+        s.workload.tasks = 5;
+        s.name = hostile.into();
+        s.summary = hostile.repeat(1_000);
+        let w = outbox_model::run(&s);
+        let mut texts = vec![svg(Lang::Uz, &w), svg(Lang::En, &w)];
+        // Lane headings from hostile process names, drawn as the diagram draws them.
+        let mut heads = String::new();
+        let names = vec![
+            hostile.to_string(),
+            format!("relay-{hostile}"),
+            "x".repeat(100_000),
+        ];
+        push_heads(&mut heads, Lang::En, &names, 100);
+        assert!(
+            heads.len() < 10_000,
+            "a 100 000-character name is cut: {}",
+            heads.len()
+        );
+        texts.push(heads);
+        for text in &texts {
+            assert!(
+                !text.contains("<script") && !text.contains("<style"),
+                "{text}"
+            );
+            assert!(!text.contains("]]>") && !text.contains('\u{0}') && !text.contains('\u{1b}'));
+            assert!(!text.contains('\'') && !text.contains('\u{FFFF}'));
+            assert!(!text.contains("onload=\""));
+            for (i, _) in text.match_indices('&') {
+                let rest = &text[i..];
+                assert!(
+                    ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"]
+                        .iter()
+                        .any(|e| rest.starts_with(e)),
+                    "a bare & at {i}"
+                );
+            }
+            // Every tag is one the drawing writes.
+            for tag in text.split('<').skip(1) {
+                let name: String = tag
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '/')
+                    .collect();
+                assert!(
+                    ["svg", "/svg", "rect", "text", "/text", "line", "path", "circle"]
+                        .contains(&name.as_str()),
+                    "unexpected tag {name:?}"
+                );
+            }
+        }
+        assert_eq!(esc(hostile).matches("&lt;").count(), 2);
+        assert!(esc("a\tb\nc").contains('\t'));
     }
 }

@@ -1,11 +1,19 @@
 //! The run the page opens with: a share link in the address (opened once, then dropped
 //! from the address so a reload shows the saved state), else the saved run, else the
-//! default preset; a broken link or save is reported, never fatal.
+//! default preset; a broken link or save is reported, never fatal. A link pasted into the
+//! open tab is opened too (`hashchange`).
+//!
+//! Nothing the user saved is lost on the way: an unreadable saved run moves to
+//! `…/run/corrupt`, a saved run a link replaces moves to `…/run/before-link` (a notice
+//! offers it back), and the saved run is replayed from `…/run/pending`, so one that
+//! crashes the page is set aside on the next load instead of crashing every reload.
 
-use crate::browser::storage;
+use leptos::prelude::*;
+
+use crate::browser::storage::{self, before_link_key, corrupt_key, pending_key, KEY};
 use crate::browser::url::clear_fragment;
 use crate::i18n::Key;
-use crate::playground::ctl::{Notice, DEFAULT_PRESET};
+use crate::playground::ctl::{Ctl, Notice, DEFAULT_PRESET};
 use crate::run::link;
 use crate::run::sim::Sim;
 
@@ -13,41 +21,121 @@ fn default_sim() -> Sim {
     Sim::new(outbox_model::preset(DEFAULT_PRESET).expect("the default preset exists"))
 }
 
+fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
 /// The run the page opens with, and what to tell the user about how it got it.
 pub fn startup() -> (Sim, Option<Notice>) {
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
-    if link::is_run_fragment(&hash) {
+    let crashed = set_aside_crashed_replay();
+    let hash = location_hash();
+    let (sim, notice) = if link::is_run_fragment(&hash) {
         // The link has done its job once opened: a reload shows the saved state.
         clear_fragment();
-        return match link::open(&hash) {
-            Ok(sim) => (sim, None),
-            Err(e) => (
-                default_sim(),
-                Some(Notice {
-                    key: Key::NoticeBadLink,
-                    why: e.to_string(),
-                    error: true,
-                }),
-            ),
-        };
+        match open_link(&hash) {
+            Ok(opened) => opened,
+            Err(bad) => (open_saved().0, Some(bad)),
+        }
+    } else {
+        open_saved()
+    };
+    (sim, crashed.or(notice))
+}
+
+/// A run left under `…/run/pending` means the last replay of the saved run never ended
+/// (the page crashed or was closed in it): it moves to `…/run/corrupt`, never replayed
+/// again, and the user is told where it is.
+fn set_aside_crashed_replay() -> Option<Notice> {
+    let pending = pending_key(KEY);
+    let text = storage::get(&pending)?;
+    storage::remove(&pending);
+    let _ = storage::set(&corrupt_key(KEY), &text);
+    Some(Notice::error(Key::NoticeSavedCrashed, corrupt_key(KEY)))
+}
+
+/// The saved run, replayed from `…/run/pending` and put back once it opened.
+fn open_saved() -> (Sim, Option<Notice>) {
+    let pending = pending_key(KEY);
+    let Some(text) = storage::take_to(KEY, &pending) else {
+        return (default_sim(), None);
+    };
+    let opened = link::from_json(&text);
+    storage::remove(&pending);
+    match opened {
+        Ok(sim) => {
+            let _ = storage::save(&text);
+            (sim, None)
+        }
+        Err(e) => {
+            // Unreadable or from a newer page: kept, not deleted, and not half-read.
+            let _ = storage::set(&corrupt_key(KEY), &text);
+            let why = format!("{e}; {}", corrupt_key(KEY));
+            (default_sim(), Some(Notice::error(Key::NoticeBadSaved, why)))
+        }
     }
-    match storage::load() {
-        Some(json) => match link::from_json(&json) {
-            Ok(sim) => (sim, None),
-            Err(e) => {
-                storage::clear();
-                (
-                    default_sim(),
-                    Some(Notice {
-                        key: Key::NoticeBadSaved,
-                        why: e.to_string(),
-                        error: true,
-                    }),
-                )
-            }
+}
+
+/// Opens a `#run=` link. When it replaces a different saved run, that run is kept under
+/// `…/run/before-link` and the notice offers it back. Err: the notice saying why not.
+pub fn open_link(hash: &str) -> Result<(Sim, Option<Notice>), Notice> {
+    let sim = link::open(hash).map_err(|e| Notice::error(Key::NoticeBadLink, e.to_string()))?;
+    let notice = keep_saved_before_link(&sim);
+    Ok((sim, notice))
+}
+
+fn keep_saved_before_link(sim: &Sim) -> Option<Notice> {
+    let saved = storage::get(KEY)?;
+    if saved == link::to_json(&sim.to_run()) {
+        return None;
+    }
+    Some(match storage::set(&before_link_key(KEY), &saved) {
+        Ok(()) => Notice {
+            restore: true,
+            ..Notice::info(Key::NoticeLinkReplacedSaved, before_link_key(KEY))
         },
-        None => (default_sim(), None),
+        // No room to keep it: say so (the link's run is what the tab shows now).
+        Err(why) => Notice::error(Key::NoticeSaveFailed, why),
+    })
+}
+
+/// The notice's "restore my previous run": the run kept under `…/run/before-link`.
+pub fn restore_before_link(ctl: Ctl) {
+    let key = before_link_key(KEY);
+    let Some(text) = storage::get(&key) else {
+        return;
+    };
+    match link::from_json(&text) {
+        Ok(sim) => {
+            let _ = ctl.replace(sim);
+            storage::remove(&key);
+            ctl.notice
+                .set(Some(Notice::info(Key::NoticeRestoredRun, String::new())));
+        }
+        Err(e) => {
+            storage::quarantine(&key, &text);
+            ctl.notice
+                .set(Some(Notice::error(Key::NoticeBadSaved, e.to_string())));
+        }
     }
+}
+
+/// Opens a `#run=` link pasted into the open tab (`hashchange`); removed on cleanup.
+pub fn listen_for_links(ctl: Ctl) {
+    let handle = window_event_listener(leptos::ev::hashchange, move |_| {
+        let hash = location_hash();
+        if !link::is_run_fragment(&hash) {
+            return;
+        }
+        clear_fragment();
+        match open_link(&hash) {
+            Ok((sim, notice)) => {
+                let _ = ctl.replace(sim);
+                ctl.notice.set(notice);
+            }
+            Err(bad) => ctl.notice.set(Some(bad)),
+        }
+    });
+    on_cleanup(move || handle.remove());
 }

@@ -46,7 +46,7 @@ pub fn load_trace(ctl: Ctl, trace: &Trace) {
     });
     match built {
         Ok(sim) => {
-            ctl.replace(sim);
+            let _ = ctl.replace(sim);
             if let Some(el) = document()
                 .query_selector("[data-testid=counters]")
                 .ok()
@@ -55,10 +55,8 @@ pub fn load_trace(ctl: Ctl, trace: &Trace) {
                 el.scroll_into_view();
             }
         }
-        Err(why) => ctl.notice.set(Some(Notice {
-            key: Key::NoticeBadTrace,
-            why,
-            error: true,
-        })),
+        Err(why) => ctl
+            .notice
+            .set(Some(Notice::error(Key::NoticeBadTrace, why))),
     }
 }

@@ -9,11 +9,26 @@ use wasm_bindgen::JsCast;
 
 use crate::browser::url::data_url;
 use crate::i18n::{tr, Key};
-use crate::playground::ctl::{use_ctl, Notice};
-use crate::run::sim::{Input, Run, Sim};
+use crate::playground::ctl::{use_ctl, Ctl, Notice};
+use crate::run::sim::{Input, Run, Sim, MAX_ATOMS};
 
 /// Longest run offered as a trace (each tick is one action in it).
 pub const MAX_TRACE_ACTIONS: u64 = 20_000;
+/// Largest file imported, checked by its size before a byte is read: a run's file is
+/// kilobytes (a link's run-length coded log, a trace of at most 20 000 actions), and
+/// reading and parsing a huge file would freeze the tab.
+pub const MAX_IMPORT_BYTES: u64 = 5_000_000;
+
+/// Why a file of `size` bytes is refused unread, if it is.
+pub fn too_big(size: f64) -> Option<String> {
+    (size > MAX_IMPORT_BYTES as f64).then(|| {
+        format!(
+            "{:.1} MB, at most {} MB",
+            size / 1_000_000.0,
+            MAX_IMPORT_BYTES / 1_000_000
+        )
+    })
+}
 
 /// The run as a replayable trace, if it is short enough.
 pub fn trace_of(sim: &Sim) -> Option<Trace> {
@@ -45,6 +60,12 @@ pub fn import(text: &str) -> Result<Sim, String> {
     if obj.contains_key("actions") {
         let trace = Trace::from_json(text).map_err(|e| e.to_string())?;
         Sim::check(&trace.scenario).map_err(|e| e.to_string())?;
+        if trace.actions.len() as u64 > MAX_ATOMS {
+            return Err(format!(
+                "{} actions: at most {MAX_ATOMS}",
+                trace.actions.len()
+            ));
+        }
         let mut sim = Sim::new(trace.scenario.clone());
         for (i, a) in trace.actions.iter().enumerate() {
             sim.act(a.clone())
@@ -62,6 +83,43 @@ pub fn import(text: &str) -> Result<Sim, String> {
         Sim::check(&s).map_err(|e| e.to_string())?;
         Ok(Sim::new(s))
     }
+}
+
+/// The file chosen in the import field: refused by its size before it is read, else
+/// read, opened, and reported ("loaded" only once it is saved, too).
+fn import_file(ctl: Ctl, ev: &leptos::ev::Event) {
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        return;
+    };
+    input.set_value("");
+    if let Some(why) = too_big(file.size()) {
+        ctl.notice
+            .set(Some(Notice::error(Key::NoticeFileTooBig, why)));
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let text = wasm_bindgen_futures::JsFuture::from(file.text())
+            .await
+            .ok()
+            .and_then(|v| v.as_string());
+        let result = text
+            .ok_or_else(|| "the file could not be read".to_string())
+            .and_then(|t| import(&t));
+        let notice = match result {
+            Ok(sim) => match ctl.replace(sim) {
+                Ok(()) => Notice::info(Key::NoticeImported, String::new()),
+                Err(why) => Notice::error(Key::NoticeImportedNotSaved, why),
+            },
+            Err(why) => Notice::error(Key::NoticeBadTrace, why),
+        };
+        let _ = ctl.notice.try_set(Some(notice));
+    });
 }
 
 /// Points the clicked link at the file just made; the click then downloads it.
@@ -110,42 +168,7 @@ pub fn TraceIo() -> impl IntoView {
     let scenario_click = move |ev: leptos::ev::MouseEvent| {
         set_href(&ev, data_url(&ctl.sim.with_value(|s| s.scenario.to_json())))
     };
-    let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        input.set_value("");
-        leptos::task::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string());
-            let result = text
-                .ok_or_else(|| "the file could not be read".to_string())
-                .and_then(|t| import(&t));
-            match result {
-                Ok(sim) => {
-                    ctl.replace(sim);
-                    ctl.notice.set(Some(Notice {
-                        key: Key::NoticeImported,
-                        why: String::new(),
-                        error: false,
-                    }));
-                }
-                Err(why) => ctl.notice.set(Some(Notice {
-                    key: Key::NoticeBadTrace,
-                    why,
-                    error: true,
-                })),
-            }
-        });
-    };
+    let on_file = move |ev: leptos::ev::Event| import_file(ctl, &ev);
     view! {
         <div class="trace-io" data-testid="trace-io">
             <h3 class="proof__subheading">{tr(Key::IoHeading)}</h3>
@@ -218,5 +241,33 @@ mod tests {
         t.actions.clear();
         t.final_counters.lost = 7;
         assert!(import(&t.to_json()).unwrap_err().contains("final_counters"));
+    }
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    #[test]
+    fn a_file_over_the_limit_is_refused_by_its_size_naming_both() {
+        assert_eq!(too_big(MAX_IMPORT_BYTES as f64), None);
+        let why = too_big(12_345_678.0).expect("refused");
+        assert!(why.contains("12.3 MB") && why.contains("5 MB"), "{why}");
+    }
+
+    #[test]
+    fn hostile_files_are_refused_with_a_reason_never_a_panic() {
+        let scenario = outbox_model::preset("canon-dual-write").unwrap().to_json();
+        let ticks = vec!["\"tick\""; (MAX_ATOMS + 1) as usize].join(",");
+        for text in [
+            String::new(),
+            "\u{0}".into(),
+            "[]".into(),
+            "{\"v\":99}".into(),
+            format!("{{\"v\":1,\"scenario\":{scenario},\"inputs\":[{{\"ticks\":8000}}]}}"),
+            format!("{{\"scenario\":{scenario},\"actions\":[{ticks}],\"final_counters\":{{}}}}"),
+        ] {
+            assert!(import(&text).is_err(), "{}", &text[..text.len().min(80)]);
+        }
     }
 }

@@ -8,6 +8,9 @@ use crate::run::sim::{Run, RunError, Sim};
 pub const PREFIX: &str = "run=";
 /// Longest link text accepted (a run's log is short: ticks are run-length coded).
 pub const MAX_LINK: usize = 200_000;
+/// Share links longer than this are opened but warned about when made: some chat apps
+/// and mail clients cut longer links, and a cut link opens nothing.
+pub const LONG_LINK: usize = 2_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkError {

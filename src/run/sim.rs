@@ -10,8 +10,14 @@ use serde::{Deserialize, Serialize};
 
 /// The largest workload the page accepts (memory on a phone; the model allows more).
 pub const MAX_PAGE_TASKS: u32 = 200_000;
-/// The longest log a link may carry.
-pub const MAX_ATOMS: u64 = 20_000_000;
+/// The longest log a link may carry, and the longest the page records (a run stops
+/// there). Opening a link replays its whole log, so this bounds what a link can cost:
+/// 20 M atoms of a world that never settles (poison events) took 1.76 s natively in
+/// release (more in the page's wasm, all in one frame); the page's largest legitimate
+/// workload, 200 000 tasks, stops at the default tick limit (1 M) after ~1.0 M atoms.
+/// 4 M leaves that four times over and replays the worst case in 0.38–0.47 s natively
+/// (`measure_replay_cost`).
+pub const MAX_ATOMS: u64 = 4_000_000;
 
 /// One entry of the run's log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,9 +47,16 @@ pub const RUN_VERSION: u32 = 1;
 pub enum RunError {
     Version(u32),
     Scenario(String),
-    TooBig(u32),
+    /// `workload.tasks` and `workload.preloaded_events` together: both become rows.
+    TooBig {
+        tasks: u32,
+        preloaded: u32,
+    },
     TooLong,
-    Replay { at: u64, message: String },
+    Replay {
+        at: u64,
+        message: String,
+    },
 }
 
 impl std::fmt::Display for RunError {
@@ -51,7 +64,11 @@ impl std::fmt::Display for RunError {
         match self {
             RunError::Version(v) => write!(f, "version {v} is not known (expected {RUN_VERSION})"),
             RunError::Scenario(m) => write!(f, "scenario: {m}"),
-            RunError::TooBig(n) => write!(f, "{n} tasks: the page runs at most {MAX_PAGE_TASKS}"),
+            RunError::TooBig { tasks, preloaded } => write!(
+                f,
+                "workload.tasks {tasks} + workload.preloaded_events {preloaded}: \
+                 the page runs at most {MAX_PAGE_TASKS} in all"
+            ),
             RunError::TooLong => write!(f, "the run's log is longer than {MAX_ATOMS} steps"),
             RunError::Replay { at, message } => write!(f, "replay step {at}: {message}"),
         }
@@ -86,6 +103,10 @@ const MAX_SAMPLES: usize = 120;
 /// Rows kept across all checkpoints (a checkpoint is a whole world).
 const CHECKPOINT_ROWS: usize = 400_000;
 const MAX_CHECKPOINTS: usize = 24;
+/// The cap of the sampling and checkpoint intervals, which double as a run grows: far
+/// above any position a run reaches ([`MAX_ATOMS`]), so it never changes what is kept,
+/// but it keeps a doubling from ever wrapping to 0.
+const MAX_EVERY: u64 = 1 << 62;
 /// A world with more rows than this takes milliseconds to copy (about 10 ms at 100 000
 /// tasks in the page): while [`Sim::defer_big_checkpoints`] is on, its checkpoint waits
 /// for [`Sim::take_due_checkpoint`], so the page can give the copy a frame of its own.
@@ -148,8 +169,11 @@ impl Sim {
     pub fn check(s: &Scenario) -> Result<(), RunError> {
         s.validate()
             .map_err(|e| RunError::Scenario(e.to_string()))?;
-        if s.workload.tasks > MAX_PAGE_TASKS {
-            return Err(RunError::TooBig(s.workload.tasks));
+        // Preloaded events are rows and jobs like a task's (2 000 000 of them froze the
+        // page for seconds, issue #26), so they count toward the same cap.
+        let (tasks, preloaded) = (s.workload.tasks, s.workload.preloaded_events);
+        if u64::from(tasks) + u64::from(preloaded) > u64::from(MAX_PAGE_TASKS) {
+            return Err(RunError::TooBig { tasks, preloaded });
         }
         Ok(())
     }
@@ -175,6 +199,16 @@ impl Sim {
             match input {
                 Input::Ticks(n) => {
                     for _ in 0..*n {
+                        // `tick` records nothing once the run is finished, so a recorded
+                        // log never ticks past its end: a log that does was edited. Such
+                        // idle ticks used to be replayed one by one (20 M of them froze
+                        // the page, issue #26) and broke the chart's sampling (#25).
+                        if sim.finished() {
+                            return Err(RunError::Replay {
+                                at: sim.pos,
+                                message: "ticks after the run finished".into(),
+                            });
+                        }
                         sim.tick_unchecked();
                     }
                 }
@@ -209,9 +243,13 @@ impl Sim {
         &self.samples
     }
 
-    /// Nothing is left to run: the world settled, reached its tick limit, or can never move.
+    /// Nothing is left to run: the world settled, reached its tick limit, can never move,
+    /// or the log is full ([`MAX_ATOMS`]).
     pub fn finished(&self) -> bool {
-        self.finished || self.world.tick() >= self.scenario.max_ticks || self.world.settled()
+        self.finished
+            || self.world.tick() >= self.scenario.max_ticks
+            || self.pos >= MAX_ATOMS
+            || self.world.settled()
     }
 
     /// One scheduler tick, recorded. Returns false (and records nothing) when the run is
@@ -260,6 +298,10 @@ impl Sim {
     /// A user's action, recorded when the model accepts it.
     pub fn act(&mut self, a: Action) -> Result<(), String> {
         self.truncate_future();
+        // A longer log could not be opened again (see MAX_ATOMS).
+        if self.pos >= MAX_ATOMS {
+            return Err(format!("the run's log is full ({MAX_ATOMS} steps)"));
+        }
         self.world.apply(&a)?;
         self.finished = false;
         self.inputs.push(Input::Act(a));
@@ -276,20 +318,7 @@ impl Sim {
     /// Bookkeeping after the world reached position `pos` (recording or replaying).
     fn after_move(&mut self) {
         if self.pos.is_multiple_of(self.sample_every) || self.finished() {
-            let c = self.world.counters();
-            if self.samples.last().is_some_and(|s| s.pos == self.pos) {
-                self.samples.pop();
-            }
-            self.samples.push(Sample::of(self.pos, &c));
-            if self.samples.len() > MAX_SAMPLES {
-                self.sample_every *= 2;
-                let every = self.sample_every;
-                let last = *self.samples.last().expect("not empty");
-                self.samples.retain(|s| s.pos % every == 0);
-                if self.samples.last() != Some(&last) {
-                    self.samples.push(last);
-                }
-            }
+            self.push_sample();
         }
         // A checkpoint copies the whole world, so a big world is copied less often: at
         // least two steps per row since the last one keeps the copying a small, constant
@@ -303,6 +332,37 @@ impl Sim {
                 self.due = true;
             } else {
                 self.push_checkpoint();
+            }
+        }
+    }
+
+    /// Records the counters at `pos`. The samples are the grid points (multiples of
+    /// `sample_every`) plus at most one off-grid sample, the newest: an off-grid sample
+    /// stands for "now" and is dropped when the present moves on. Without that, every
+    /// idle move past the end added an off-grid sample, the thinning below could never
+    /// bring the count under [`MAX_SAMPLES`], and `sample_every` doubled until it wrapped
+    /// to 0 (issue #25: a remainder by zero).
+    fn push_sample(&mut self) {
+        let every = self.sample_every;
+        while self
+            .samples
+            .last()
+            .is_some_and(|s| s.pos >= self.pos || !s.pos.is_multiple_of(every))
+        {
+            self.samples.pop();
+        }
+        self.samples
+            .push(Sample::of(self.pos, &self.world.counters()));
+        // Grid points from 0 to pos number pos / every + 1, so once over the limit one
+        // doubling roughly halves them; `every` stays below pos, far from overflowing,
+        // and the cap only guards that reasoning.
+        while self.samples.len() > MAX_SAMPLES && self.sample_every < MAX_EVERY {
+            self.sample_every = self.sample_every.saturating_mul(2).min(MAX_EVERY);
+            let every = self.sample_every;
+            let last = *self.samples.last().expect("just pushed");
+            self.samples.retain(|s| s.pos.is_multiple_of(every));
+            if self.samples.last() != Some(&last) {
+                self.samples.push(last);
             }
         }
     }
@@ -332,15 +392,25 @@ impl Sim {
 
     fn push_checkpoint(&mut self) {
         self.checkpoints.push((self.pos, self.world.clone()));
-        let rows: usize = self.checkpoints.iter().map(|(_, w)| weight(w)).sum();
-        if self.checkpoints.len() > MAX_CHECKPOINTS || rows > CHECKPOINT_ROWS {
-            self.checkpoint_every *= 2;
+        // Thin until both limits hold: each doubling keeps the start, the grid points of
+        // the new interval and the newest (off-grid when it was deferred), so the loop
+        // ends at the latest when only the start and the newest are left, and the count
+        // never exceeds MAX_CHECKPOINTS + 1 (the +1 is the newest, just pushed).
+        while self.checkpoints.len() > 2 && self.checkpoints_too_heavy() {
+            if self.checkpoint_every >= MAX_EVERY {
+                // Nothing finer is left to drop: keep the start and the newest only.
+                let last = self.checkpoints.pop().expect("more than two");
+                self.checkpoints.truncate(1);
+                self.checkpoints.push(last);
+                break;
+            }
+            self.checkpoint_every = self.checkpoint_every.saturating_mul(2).min(MAX_EVERY);
             let every = self.checkpoint_every;
             let newest = self.checkpoints.len() - 1;
             let mut k = 0;
             self.checkpoints.retain(|(p, _)| {
                 k += 1;
-                *p == 0 || *p % every == 0 || k - 1 == newest
+                *p == 0 || p.is_multiple_of(every) || k - 1 == newest
             });
             // Still too heavy (a huge world): keep the start and the newest only.
             let rows: usize = self.checkpoints.iter().map(|(_, w)| weight(w)).sum();
@@ -350,6 +420,11 @@ impl Sim {
                 self.checkpoints.push(last);
             }
         }
+    }
+
+    fn checkpoints_too_heavy(&self) -> bool {
+        let rows: usize = self.checkpoints.iter().map(|(_, w)| weight(w)).sum();
+        self.checkpoints.len() > MAX_CHECKPOINTS || rows > CHECKPOINT_ROWS
     }
 
     /// Moves the world to position `p` of the recorded log (clamped), replaying from the
@@ -536,7 +611,7 @@ mod tests {
         assert_eq!(Sim::from_run(&run).unwrap_err(), RunError::Version(7));
         let mut run = Sim::new(canon()).to_run();
         run.scenario.workload.tasks = MAX_PAGE_TASKS + 1;
-        assert!(matches!(Sim::from_run(&run), Err(RunError::TooBig(_))));
+        assert!(matches!(Sim::from_run(&run), Err(RunError::TooBig { .. })));
         let mut run = Sim::new(canon()).to_run();
         run.inputs = vec![Input::Ticks(MAX_ATOMS + 1)];
         assert_eq!(Sim::from_run(&run).unwrap_err(), RunError::TooLong);
@@ -616,3 +691,7 @@ mod tests {
         );
     }
 }
+
+// Arbitrary sequences of everything the page can do to a run (issue #25).
+#[cfg(test)]
+mod props;

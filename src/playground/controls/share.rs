@@ -6,8 +6,11 @@ use wasm_bindgen::JsValue;
 
 use crate::i18n::{use_i18n, Key};
 use crate::playground::ctl::{use_ctl, Ctl, Notice};
+use crate::run::link::LONG_LINK;
 
-/// Puts the run's link in the address bar and on the clipboard.
+/// Puts the run's link in the address bar and on the clipboard. "Copied" is said only
+/// once the clipboard took it (the promise resolved); a refusal shows the link in a field
+/// to copy by hand, and a link long enough to be cut by chat apps is warned about.
 pub fn share(ctl: Ctl) {
     let frag = ctl.link_fragment();
     let Some(w) = web_sys::window() else { return };
@@ -23,20 +26,41 @@ pub fn share(ctl: Ctl) {
         let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }
     ctl.share_link.set(Some(url.clone()));
+    let also = (url.chars().count() > LONG_LINK).then_some(Key::NoticeLinkLong);
     let clipboard = w.navigator().clipboard();
-    let copied = !clipboard.is_undefined();
-    if copied {
-        let _ = clipboard.write_text(&url);
+    if clipboard.is_undefined() {
+        ctl.notice.set(Some(Notice {
+            link: Some(url),
+            also,
+            ..Notice::info(Key::NoticeLinkInAddress, String::new())
+        }));
+        return;
     }
-    ctl.notice.set(Some(Notice {
-        key: if copied {
-            Key::NoticeLinkCopied
-        } else {
-            Key::NoticeLinkInAddress
-        },
-        why: String::new(),
-        error: false,
-    }));
+    let promise = clipboard.write_text(&url);
+    wasm_bindgen_futures::spawn_local(async move {
+        let notice = match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => Notice {
+                also,
+                ..Notice::info(Key::NoticeLinkCopied, String::new())
+            },
+            Err(e) => Notice {
+                link: Some(url),
+                also,
+                ..Notice::error(Key::NoticeCopyFailed, js_reason(&e))
+            },
+        };
+        // The page may have moved on (the signal gone): nothing to tell then.
+        let _ = ctl.notice.try_set(Some(notice));
+    });
+}
+
+/// What the browser said when it refused.
+fn js_reason(e: &JsValue) -> String {
+    use wasm_bindgen::JsCast;
+    e.dyn_ref::<web_sys::DomException>()
+        .map(|d| format!("{}: {}", d.name(), d.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the clipboard refused".to_string())
 }
 
 /// The last share link made, in a field (shown so it can be copied by hand).

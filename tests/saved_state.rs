@@ -1,0 +1,371 @@
+//! Hostile saved state, links and speaker-notes messages in the page (issues #25, #26),
+//! in headless Chromium:
+//! `cargo test --target wasm32-unknown-unknown -p outbox-playground --test saved_state`.
+//! Every test mounts the whole app into its own host after arranging localStorage, and
+//! checks that nothing panics, nothing saved is lost, and the notice names the reason.
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use outbox_model::preset;
+use outbox_playground::browser::storage::{self, before_link_key, corrupt_key, pending_key, KEY};
+use outbox_playground::i18n::{t, Key, Lang};
+use outbox_playground::lesson::ctl::PROGRESS_KEY;
+use outbox_playground::lesson::presenter::{parse, CHANNEL, HELLO};
+use outbox_playground::lesson::speaker_notes::SpeakerNotes;
+use outbox_playground::playground::ctl::DEFAULT_PRESET;
+use outbox_playground::run::link;
+use outbox_playground::run::sim::{Input, Sim};
+use outbox_playground::App;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::HtmlElement;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The app in a fresh host; dropping the handle unmounts it, so its window listeners
+/// (`hashchange`) do not outlive the test.
+fn mount_app() -> (HtmlElement, impl Drop) {
+    let doc = document();
+    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), App);
+    (host, handle)
+}
+
+fn find(host: &HtmlElement, testid: &str) -> Option<HtmlElement> {
+    host.query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .unwrap()
+        .map(|e| e.unchecked_into())
+}
+
+fn notice(host: &HtmlElement) -> String {
+    find(host, "notice")
+        .and_then(|n| n.text_content())
+        .unwrap_or_default()
+}
+
+async fn settle() {
+    TimeoutFuture::new(0).await;
+}
+
+fn start_clean() {
+    storage::clear_all();
+}
+
+/// The canon run with ticks after its end: the issue #25 link.
+fn ticks_past_the_end() -> String {
+    let mut run = Sim::new(preset(DEFAULT_PRESET).unwrap()).to_run();
+    run.inputs = vec![Input::Ticks(100_000)];
+    link::to_json(&run)
+}
+
+fn a_run(ticks: u64) -> String {
+    let mut sim = Sim::new(preset(DEFAULT_PRESET).unwrap());
+    sim.ticks(ticks);
+    link::to_json(&sim.to_run())
+}
+
+#[wasm_bindgen_test]
+async fn a_saved_run_from_a_newer_version_is_kept_under_corrupt_and_reported() {
+    start_clean();
+    let future = a_run(5).replacen("\"v\":1", "\"v\":99", 1);
+    storage::set(KEY, &future).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    let n = notice(&host);
+    assert!(n.contains("99"), "{n}");
+    assert_eq!(
+        storage::get(&corrupt_key(KEY)).as_deref(),
+        Some(future.as_str())
+    );
+    assert_eq!(storage::get(&pending_key(KEY)), None);
+}
+
+#[wasm_bindgen_test]
+async fn a_saved_run_with_ticks_past_its_end_opens_no_panic() {
+    start_clean();
+    let bad = ticks_past_the_end();
+    storage::set(KEY, &bad).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    assert!(notice(&host).contains("finished"), "{}", notice(&host));
+    assert_eq!(storage::get(&corrupt_key(KEY)), Some(bad));
+    assert!(document().get_element_by_id("panic-panel").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_run_left_pending_by_a_crash_is_set_aside_not_replayed() {
+    start_clean();
+    let crashed = a_run(7);
+    storage::set(&pending_key(KEY), &crashed).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    let n = notice(&host);
+    assert!(n.contains(&corrupt_key(KEY)), "{n}");
+    assert_eq!(storage::get(&corrupt_key(KEY)), Some(crashed));
+    assert_eq!(storage::get(&pending_key(KEY)), None);
+}
+
+#[wasm_bindgen_test]
+async fn a_good_saved_run_is_put_back_after_its_replay() {
+    start_clean();
+    let good = a_run(40);
+    storage::set(KEY, &good).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    assert_eq!(notice(&host), "");
+    assert_eq!(storage::get(KEY), Some(good));
+    assert_eq!(storage::get(&pending_key(KEY)), None);
+}
+
+#[wasm_bindgen_test]
+async fn progress_with_out_of_range_answers_is_kept_under_corrupt_no_panic() {
+    for bad in [
+        r#"{"step":9,"why":7}"#,
+        r#"{"step":0,"quiz":[9]}"#,
+        r#"{"step":0,"quiz":[null,null,null,null,null,1]}"#,
+        r#"{"step":99999999999}"#,
+        r#"{"step":0,"future_field":1}"#,
+    ] {
+        start_clean();
+        storage::set(PROGRESS_KEY, bad).unwrap();
+        let (host, _app) = mount_app();
+        settle().await;
+        assert!(
+            notice(&host).contains("corrupt"),
+            "{bad}: {}",
+            notice(&host)
+        );
+        assert_eq!(
+            storage::get(&corrupt_key(PROGRESS_KEY)).as_deref(),
+            Some(bad)
+        );
+        assert!(document().get_element_by_id("panic-panel").is_none());
+    }
+}
+
+#[wasm_bindgen_test]
+async fn corrupt_settings_are_kept_under_corrupt() {
+    start_clean();
+    storage::set(storage::SETTINGS_KEY, r#"{"lang":"uz","speed":999}"#).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    assert!(notice(&host).contains("999"), "{}", notice(&host));
+    assert!(storage::get(&corrupt_key(storage::SETTINGS_KEY)).is_some());
+}
+
+/// A link pasted into the open tab opens (hashchange), and the different saved run it
+/// replaces is kept and offered back by the notice's button.
+#[wasm_bindgen_test]
+async fn a_pasted_link_opens_and_the_replaced_run_can_be_restored() {
+    start_clean();
+    let mine = a_run(30);
+    storage::set(KEY, &mine).unwrap();
+    let (host, _app) = mount_app();
+    settle().await;
+    let mut other = Sim::new(preset("canon-outbox").unwrap());
+    other.ticks(12);
+    let hash = format!("#{}", link::fragment(&other.to_run()));
+    window().location().set_hash(&hash).unwrap();
+    TimeoutFuture::new(50).await;
+    assert_eq!(storage::get(&before_link_key(KEY)), Some(mine.clone()));
+    let saved = storage::get(KEY).unwrap();
+    assert!(saved.contains("canon-outbox"), "{saved}");
+    let n = notice(&host);
+    assert!(n.contains(&before_link_key(KEY)), "{n}");
+    find(&host, "notice-restore")
+        .expect("restore button")
+        .click();
+    settle().await;
+    assert_eq!(storage::get(KEY), Some(mine));
+    assert_eq!(storage::get(&before_link_key(KEY)), None);
+    assert!(notice(&host).contains(t(Lang::Uz, Key::NoticeRestoredRun)));
+}
+
+/// Everything said on the speaker-notes channel from now on.
+fn listen() -> (web_sys::BroadcastChannel, Rc<RefCell<Vec<String>>>) {
+    let heard = Rc::new(RefCell::new(Vec::new()));
+    let channel = web_sys::BroadcastChannel::new(CHANNEL).unwrap();
+    let sink = heard.clone();
+    let on = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |m: web_sys::MessageEvent| {
+        if let Some(t) = m.data().as_string() {
+            sink.borrow_mut().push(t);
+        }
+    });
+    channel.set_onmessage(Some(on.as_ref().unchecked_ref()));
+    on.forget();
+    (channel, heard)
+}
+
+#[wasm_bindgen_test]
+async fn a_flood_of_hellos_gets_a_few_replies_and_junk_none() {
+    start_clean();
+    let (_host, _app) = mount_app();
+    settle().await;
+    let (listener, heard) = listen();
+    let sender = web_sys::BroadcastChannel::new(CHANNEL).unwrap();
+    for junk in [
+        "hello ",
+        "HELLO",
+        "<script>alert(1)</script>",
+        "3 uz",
+        "\u{0}",
+    ] {
+        sender.post_message(&JsValue::from_str(junk)).unwrap();
+    }
+    TimeoutFuture::new(300).await;
+    let replies = || heard.borrow().iter().filter(|m| parse(m).is_some()).count();
+    // "3 uz" itself is heard by the listener; the page answered none of the junk.
+    assert_eq!(replies(), 1, "{:?}", heard.borrow());
+    heard.borrow_mut().clear();
+    let started = outbox_playground::browser::frames::now_ms();
+    for _ in 0..20_000 {
+        sender.post_message(&JsValue::from_str(HELLO)).unwrap();
+    }
+    TimeoutFuture::new(700).await;
+    let elapsed = outbox_playground::browser::frames::now_ms() - started;
+    let n = replies();
+    // One reply per 250 ms window at most (plus the first at once).
+    let bound = 2 + (elapsed / 250.0) as usize;
+    assert!((1..=bound).contains(&n), "{n} replies in {elapsed} ms");
+    listener.close();
+    sender.close();
+}
+
+#[wasm_bindgen_test]
+async fn the_notes_window_ignores_everything_but_the_exact_form() {
+    let doc = document();
+    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let _app = leptos::mount::mount_to(host.clone(), || {
+        outbox_playground::i18n::provide_i18n(Lang::Uz);
+        view! { <SpeakerNotes/> }
+    });
+    settle().await;
+    let sender = web_sys::BroadcastChannel::new(CHANNEL).unwrap();
+    let long = format!("{} uz", "1".repeat(100_000));
+    for junk in [
+        "999 uz",
+        "+1 uz",
+        "1 ru",
+        "1 uz ",
+        "<img src=x onerror=alert(1)>",
+        "\u{202e}1 uz",
+        long.as_str(),
+    ] {
+        sender.post_message(&JsValue::from_str(junk)).unwrap();
+    }
+    sender.post_message(&JsValue::from_f64(1.0)).unwrap();
+    TimeoutFuture::new(100).await;
+    assert!(
+        find(&host, "notes-waiting").is_some(),
+        "junk moved the notes"
+    );
+    sender.post_message(&JsValue::from_str("2 en")).unwrap();
+    TimeoutFuture::new(100).await;
+    let step = find(&host, "notes-step").expect("the exact form is heard");
+    assert_eq!(
+        step.get_attribute("data-step").as_deref(),
+        Some(outbox_model::lesson::STEPS[2].id)
+    );
+    sender.close();
+}
+
+/// Fills localStorage to its quota with keys that are not the page's; returns them.
+fn fill_storage() -> Vec<String> {
+    let s = storage::storage().unwrap();
+    let mut keys = Vec::new();
+    for size in [1 << 20, 1 << 16, 1 << 12, 1 << 8, 16] {
+        let chunk = "x".repeat(size);
+        loop {
+            let k = format!("filler/{}", keys.len());
+            if s.set_item(&k, &chunk).is_err() {
+                break;
+            }
+            keys.push(k);
+        }
+    }
+    keys
+}
+
+#[wasm_bindgen_test]
+async fn a_full_quota_is_reported_once_with_the_link_as_the_way_out() {
+    start_clean();
+    let fillers = fill_storage();
+    let (host, _app) = mount_app();
+    settle().await;
+    let n = notice(&host);
+    for k in &fillers {
+        storage::remove(k);
+    }
+    let said = t(Lang::Uz, Key::NoticeSaveFailed);
+    let start = said.split(" (").next().unwrap();
+    assert!(n.contains(start), "{n}");
+    assert!(
+        n.to_lowercase().contains("quota"),
+        "the browser's reason: {n}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_panic_panel_offers_a_reset_that_clears_only_the_pages_keys() {
+    start_clean();
+    storage::set(KEY, "{}").unwrap();
+    storage::set(&corrupt_key(PROGRESS_KEY), "{}").unwrap();
+    storage::storage()
+        .unwrap()
+        .set_item("someone-else", "kept")
+        .unwrap();
+    outbox_playground::error_panel::show("a test panic");
+    let panel = document()
+        .query_selector("[data-testid=panic-panel]")
+        .unwrap()
+        .expect("the panel");
+    let reset = panel.query_selector("[data-testid=panic-reset]").unwrap();
+    assert!(reset.is_some(), "the reset button");
+    assert_eq!(
+        reset.unwrap().text_content().as_deref(),
+        Some(t(Lang::Uz, Key::ErrorReset))
+    );
+    // Its click submits `?reset-saved-state=1` (a reload would end the test page): the
+    // address is set as the submit would, and the start-up step run.
+    let form = panel
+        .query_selector("form")
+        .unwrap()
+        .expect("the reset form");
+    let hidden = form.query_selector("input[type=hidden]").unwrap().unwrap();
+    assert_eq!(
+        hidden.get_attribute("name").as_deref(),
+        Some(outbox_playground::error_panel::RESET_PARAM)
+    );
+    let before = window().location().href().unwrap();
+    let history = window().history().unwrap();
+    history
+        .replace_state_with_url(&JsValue::NULL, "", Some("?reset-saved-state=1"))
+        .unwrap();
+    outbox_playground::error_panel::reset_if_asked();
+    assert_eq!(storage::get(KEY), None);
+    assert_eq!(storage::get(&corrupt_key(PROGRESS_KEY)), None);
+    assert_eq!(
+        window().location().search().unwrap(),
+        "",
+        "the parameter is dropped"
+    );
+    history
+        .replace_state_with_url(&JsValue::NULL, "", Some(&before))
+        .unwrap();
+    let other = storage::storage()
+        .unwrap()
+        .get_item("someone-else")
+        .unwrap();
+    assert_eq!(other.as_deref(), Some("kept"));
+    storage::storage()
+        .unwrap()
+        .remove_item("someone-else")
+        .unwrap();
+    panel.remove();
+}

@@ -115,3 +115,35 @@ fn minimal_scenario_uses_defaults() {
     assert_eq!(s.seed, 9);
     assert_eq!(s.config, outbox_model::scenario::Config::default());
 }
+
+/// Issue #26: inside a fault or an action (internally tagged, read whole before its
+/// fields), serde's error points after the object's last key: the message named `when`
+/// for a bad `step`, and `times` for a bad `event`. The field is now the key of the value
+/// the error names.
+#[test]
+fn errors_inside_tagged_objects_name_their_own_field() {
+    let cases = [
+        (
+            r#"{"name":"x","faults":[{"fault":"kill","process":"api","step":"nope","when":"always"}]}"#,
+            "step",
+        ),
+        (
+            r#"{"name":"x","faults":[{"fault":"fail_publish","event":"x","times":1}]}"#,
+            "event",
+        ),
+        (
+            r#"{"name":"x","faults":[{"fault":"fail_publish","event":-3,"times":1}]}"#,
+            "event",
+        ),
+        (r#"{"name":"x","workload":{"tasks":-1}}"#, "tasks"),
+        (
+            r#"{"name":"x","config":{"relays":2,"relay":{"lock":"bad"}}}"#,
+            "lock",
+        ),
+        (r#"{"name": é}"#, "name"),
+    ];
+    for (text, field) in cases {
+        let e = outbox_model::Scenario::from_json(text).unwrap_err();
+        assert_eq!(e.field, field, "{text}: {e}");
+    }
+}

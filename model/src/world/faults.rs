@@ -54,13 +54,7 @@ impl World {
                 times,
             } => {
                 if let Some(p) = self.find(process) {
-                    self.armed.push(ArmedKill {
-                        proc: p,
-                        step: *step,
-                        when: when.clone(),
-                        remaining: *times,
-                        reached: 0,
-                    });
+                    self.arm_kill(p, *step, when, *times);
                     self.log(
                         Some(p),
                         Some(*step),
@@ -134,6 +128,18 @@ impl World {
             }
             _ => unreachable!("not a queue action: {a:?}"),
         }
+    }
+
+    /// Arms a kill of `p` at `step` when `when` holds, at most `times` times: a scenario's
+    /// standing rule and the user's ☠ both come here.
+    pub(super) fn arm_kill(&mut self, p: ProcId, step: Step, when: &When, times: Option<u32>) {
+        self.armed.push(ArmedKill {
+            proc: p,
+            step,
+            when: when.clone(),
+            remaining: times,
+            reached: 0,
+        });
     }
 
     /// The operator's UPDATE, run as its own autocommit statement. With a short lock

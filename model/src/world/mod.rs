@@ -288,13 +288,7 @@ impl World {
                     times,
                 } => {
                     if let Some(p) = self.find(process) {
-                        self.armed.push(ArmedKill {
-                            proc: p,
-                            step: *step,
-                            when: when.clone(),
-                            remaining: *times,
-                            reached: 0,
-                        });
+                        self.arm_kill(p, *step, when, *times);
                     }
                 }
                 Fault::FailPublish { event, times } => self.publish_failures.push((*event, *times)),

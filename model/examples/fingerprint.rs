@@ -91,6 +91,77 @@ fn variants(s: &Scenario) -> Vec<(&'static str, Scenario)> {
     v
 }
 
+/// Steps `w` until it settles or reaches `max_ticks`, hashing what is enabled before each
+/// step and the counters every 97 steps.
+fn walk(w: &mut World, max_ticks: u64, h: &mut u64) {
+    let mut n = 0;
+    while w.tick() < max_ticks && !w.settled() {
+        fnv(h, &format!("{:?}", w.enabled()));
+        if !w.step() {
+            break;
+        }
+        n += 1;
+        if n % 97 == 0 {
+            fnv(h, &format!("{:?}", w.counters()));
+        }
+    }
+}
+
+/// Hashes everything the run left behind.
+fn hash_remains(w: &World, h: &mut u64) {
+    fnv(h, &format!("{:?}", w.counters()));
+    fnv(h, &format!("{:?}", w.log_entries()));
+    fnv(h, &format!("{:?}", w.violations()));
+    fnv(h, &format!("{:?}", w.queue().jobs().collect::<Vec<_>>()));
+    fnv(h, &format!("{:?}", w.queue().created_order));
+    fnv(h, &polls_text(w));
+    fnv(h, &format!("{:?}", w.kills()));
+    fnv(h, &format!("{:?}", w.script_results()));
+    fnv(h, &procs_text(w));
+    fnv(h, &format!("{:?}", w.db().outbox));
+    fnv(h, &format!("{:?}", w.db().tasks));
+    fnv(h, &format!("{:?}", w.db().actions));
+    fnv(h, &format!("{:?}", w.db().wal));
+    fnv(
+        h,
+        &format!("{:?}", w.db().unpublished_ids().collect::<Vec<_>>()),
+    );
+    fnv(
+        h,
+        &format!("{:?}", w.auditor().events().collect::<Vec<_>>()),
+    );
+    for e in w.auditor().events().map(|(e, _)| e).take(300) {
+        fnv(h, &format!("{:?}", w.judge(e)));
+    }
+}
+
+/// Runs variant `s` with `seed` (capped for the fingerprint) and prints its line.
+fn fingerprint(preset: &str, vn: &str, s: &Scenario, seed: u64, full: bool) {
+    let mut s = s.clone();
+    s.seed = seed;
+    s.max_ticks = s.max_ticks.min(20_000);
+    s.config.log_cap = 100_000;
+    let mut w = World::new(&s);
+    w.set_check_level(if full {
+        CheckLevel::Full
+    } else {
+        CheckLevel::Touched
+    });
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    walk(&mut w, s.max_ticks, &mut h);
+    hash_remains(&w, &mut h);
+    println!(
+        "{:<28} {:<8} seed {:>3} full {} trace {:016x} steps {:>6} all {:016x}",
+        preset,
+        vn,
+        seed,
+        full as u8,
+        w.trace_hash(),
+        w.steps(),
+        h
+    );
+}
+
 fn main() {
     for p in outbox_model::presets() {
         for (vn, s) in variants(&p) {
@@ -102,65 +173,7 @@ fn main() {
                     if full && seed > 2 {
                         continue;
                     }
-                    let mut s = s.clone();
-                    s.seed = seed;
-                    s.max_ticks = s.max_ticks.min(20_000);
-                    s.config.log_cap = 100_000;
-                    let mut w = World::new(&s);
-                    w.set_check_level(if full {
-                        CheckLevel::Full
-                    } else {
-                        CheckLevel::Touched
-                    });
-                    let mut h = 0xcbf2_9ce4_8422_2325u64;
-                    let mut n = 0;
-                    while w.tick() < s.max_ticks && !w.settled() {
-                        fnv(&mut h, &format!("{:?}", w.enabled()));
-                        if !w.step() {
-                            break;
-                        }
-                        n += 1;
-                        if n % 97 == 0 {
-                            fnv(&mut h, &format!("{:?}", w.counters()));
-                        }
-                    }
-                    fnv(&mut h, &format!("{:?}", w.counters()));
-                    fnv(&mut h, &format!("{:?}", w.log_entries()));
-                    fnv(&mut h, &format!("{:?}", w.violations()));
-                    fnv(
-                        &mut h,
-                        &format!("{:?}", w.queue().jobs().collect::<Vec<_>>()),
-                    );
-                    fnv(&mut h, &format!("{:?}", w.queue().created_order));
-                    fnv(&mut h, &polls_text(&w));
-                    fnv(&mut h, &format!("{:?}", w.kills()));
-                    fnv(&mut h, &format!("{:?}", w.script_results()));
-                    fnv(&mut h, &procs_text(&w));
-                    fnv(&mut h, &format!("{:?}", w.db().outbox));
-                    fnv(&mut h, &format!("{:?}", w.db().tasks));
-                    fnv(&mut h, &format!("{:?}", w.db().actions));
-                    fnv(&mut h, &format!("{:?}", w.db().wal));
-                    fnv(
-                        &mut h,
-                        &format!("{:?}", w.db().unpublished_ids().collect::<Vec<_>>()),
-                    );
-                    fnv(
-                        &mut h,
-                        &format!("{:?}", w.auditor().events().collect::<Vec<_>>()),
-                    );
-                    for e in w.auditor().events().map(|(e, _)| e).take(300) {
-                        fnv(&mut h, &format!("{:?}", w.judge(e)));
-                    }
-                    println!(
-                        "{:<28} {:<8} seed {:>3} full {} trace {:016x} steps {:>6} all {:016x}",
-                        p.name,
-                        vn,
-                        seed,
-                        full as u8,
-                        w.trace_hash(),
-                        w.steps(),
-                        h
-                    );
+                    fingerprint(&p.name, vn, &s, seed, full);
                 }
             }
         }

@@ -33,45 +33,35 @@ fn offered(ctl: Ctl, a: Action) -> bool {
     ctl.enabled.with(|e| e.contains(&a))
 }
 
+/// A button that dispatches `does`, enabled while the model offers `enabled_by` (the two
+/// differ only for "Redis hangs", which is offered whenever Redis is up).
+fn fault_button(
+    testid: &'static str,
+    label: Key,
+    enabled_by: Action,
+    does: Action,
+) -> impl IntoView {
+    let ctl = use_ctl();
+    view! {
+        <button
+            type="button"
+            data-testid=testid
+            disabled=move || !offered(ctl, enabled_by.clone())
+            on:click=move |_| ctl.dispatch(does.clone())
+        >
+            {tr(label)}
+        </button>
+    }
+}
+
 /// Redis down (refusing or hanging) and back up, and BullMQ's "retry failed jobs".
 fn queue_row() -> impl IntoView {
-    let ctl = use_ctl();
-    let has = move |a: Action| offered(ctl, a);
-    let redis_up = move || has(Action::QueueDown { hang: false });
     view! {
         <div class="faults__row">
-            <button
-                type="button"
-                data-testid="queue-down"
-                disabled=move || !redis_up()
-                on:click=move |_| ctl.dispatch(Action::QueueDown { hang: false })
-            >
-                {tr(Key::QueueDown)}
-            </button>
-            <button
-                type="button"
-                data-testid="queue-hang"
-                disabled=move || !redis_up()
-                on:click=move |_| ctl.dispatch(Action::QueueDown { hang: true })
-            >
-                {tr(Key::QueueHang)}
-            </button>
-            <button
-                type="button"
-                data-testid="queue-up"
-                disabled=move || !has(Action::QueueUp)
-                on:click=move |_| ctl.dispatch(Action::QueueUp)
-            >
-                {tr(Key::QueueUp)}
-            </button>
-            <button
-                type="button"
-                data-testid="retry-failed"
-                disabled=move || !has(Action::RetryFailedJobs)
-                on:click=move |_| ctl.dispatch(Action::RetryFailedJobs)
-            >
-                {tr(Key::RetryFailed)}
-            </button>
+            {fault_button("queue-down", Key::QueueDown, Action::QueueDown { hang: false }, Action::QueueDown { hang: false })}
+            {fault_button("queue-hang", Key::QueueHang, Action::QueueDown { hang: false }, Action::QueueDown { hang: true })}
+            {fault_button("queue-up", Key::QueueUp, Action::QueueUp, Action::QueueUp)}
+            {fault_button("retry-failed", Key::RetryFailed, Action::RetryFailedJobs, Action::RetryFailedJobs)}
         </div>
     }
 }
@@ -79,7 +69,6 @@ fn queue_row() -> impl IntoView {
 /// Redis flushed or restarted, and the outbox's rows marked unpublished since a tick.
 fn redis_row() -> impl IntoView {
     let ctl = use_ctl();
-    let has = move |a: Action| offered(ctl, a);
     let since = RwSignal::new(0u64);
     view! {
         <form
@@ -89,22 +78,8 @@ fn redis_row() -> impl IntoView {
                 ctl.dispatch(Action::UnpublishSince { since_tick: since.get_untracked() });
             }
         >
-            <button
-                type="button"
-                data-testid="redis-flush"
-                disabled=move || !has(Action::RedisFlush)
-                on:click=move |_| ctl.dispatch(Action::RedisFlush)
-            >
-                {tr(Key::RedisFlush)}
-            </button>
-            <button
-                type="button"
-                data-testid="redis-restart"
-                disabled=move || !has(Action::RedisRestart)
-                on:click=move |_| ctl.dispatch(Action::RedisRestart)
-            >
-                {tr(Key::RedisRestart)}
-            </button>
+            {fault_button("redis-flush", Key::RedisFlush, Action::RedisFlush, Action::RedisFlush)}
+            {fault_button("redis-restart", Key::RedisRestart, Action::RedisRestart, Action::RedisRestart)}
             {number_field("unpublish-since", Key::SinceTick, 0, since)}
             <button
                 type="submit"

@@ -29,7 +29,7 @@ pub enum Goal {
     RoleDenied,
     /// The relay published one event twice (a jobId dedup hit or a second delivery).
     RelaySendsTwice,
-    /// Two relays, 200 events: every event added exactly once.
+    /// Two relays, 200 events, no crash: every event added once (the lesson's canon test).
     TwoRelaysOnce,
     /// Two relays ran to the end with a lock mode other than SKIP LOCKED.
     SkipLockedOff,

@@ -125,7 +125,7 @@ pub enum StallOutcome {
     Failed(EventId),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Queue {
     pub opts: QueueOptions,
     pub health: Health,
@@ -157,6 +157,25 @@ pub struct Queue {
     /// `keep_failed` count them.
     finished: [VecDeque<u32>; 2],
 }
+
+clone_reusing!(Queue {
+    opts,
+    health,
+    slots,
+    free,
+    by_event,
+    auto_slots,
+    waiting,
+    next_auto,
+    next_token,
+    autos,
+    created_order,
+    created_order_cap,
+    counts,
+    lock_timers,
+    deferred,
+    finished
+});
 
 const NO_SLOT: u32 = u32::MAX;
 

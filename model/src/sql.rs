@@ -22,10 +22,10 @@ CREATE TABLE outbox (
     tarqatilgan_vaqt timestamptz,
     urinishlar       integer     NOT NULL DEFAULT 0
 );
-CREATE INDEX outbox_tarqatilmagan ON outbox (id) WHERE tarqatilgan_vaqt IS NULL;
+CREATE INDEX outbox_navbat_idx ON outbox (id) WHERE tarqatilgan_vaqt IS NULL;
 CREATE TABLE inbox (
     hodisa_id      uuid PRIMARY KEY,
-    ishlangan_vaqt timestamptz NOT NULL DEFAULT now()
+    ishlangan timestamptz NOT NULL DEFAULT now()
 );
 CREATE TABLE amallar (
     id        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -117,16 +117,18 @@ pub const INBOX_CHECK: &str = "SELECT 1 FROM inbox WHERE hodisa_id = $1";
 /// The business action: $1 hodisa_id, $2 amount.
 pub const ACTION_INSERT: &str = "INSERT INTO amallar (hodisa_id, summa) VALUES ($1, $2)";
 
-/// Cleanup of published rows (the lesson's `outboxTozala`): $1 retention in seconds.
+/// Cleanup of published rows, the lesson's `outboxTozala` word for word: $1 retention in
+/// days (`saqlashKun`, 7 by default). In the model a day is
+/// [`crate::scenario::TICKS_PER_DAY`] ticks, so the same statement runs on model time.
 pub const CLEANUP: &str =
-    "DELETE FROM outbox WHERE tarqatilgan_vaqt < now() - make_interval(secs => $1)";
-/// The broken cleanup: by age alone, published or not.
+    "DELETE FROM outbox WHERE tarqatilgan_vaqt < now() - make_interval(days => $1)";
+/// The broken cleanup: by age alone, published or not ($1 days).
 pub const CLEANUP_BY_AGE: &str =
-    "DELETE FROM outbox WHERE yaratilgan_vaqt < now() - make_interval(secs => $1)";
+    "DELETE FROM outbox WHERE yaratilgan_vaqt < now() - make_interval(days => $1)";
 
-/// The consumer's retention: inbox rows older than $1 seconds go.
+/// The consumer's retention: inbox rows older than $1 days go.
 pub const INBOX_CLEANUP: &str =
-    "DELETE FROM inbox WHERE ishlangan_vaqt < now() - make_interval(secs => $1)";
+    "DELETE FROM inbox WHERE ishlangan < now() - make_interval(days => $1)";
 
 /// The probes the lesson's app-role check runs.
 pub const COUNT_OUTBOX: &str = "SELECT count(*) FROM outbox";
@@ -148,3 +150,49 @@ pub const CDC_READ: &str = "START_REPLICATION SLOT outbox_slot LOGICAL $1 (proto
 pub const CDC_CONFIRM: &str = "standby status update: flush_lsn = $1";
 pub const EXTERNAL_CALL: &str = "POST https://pochta.example/send";
 pub const HTTP_POST: &str = "POST /vazifalar";
+
+/// The lesson's look at the outbox's structure (§3.2), run as the owner.
+pub const OUTBOX_COLUMNS_QUERY: &str = "SELECT column_name, data_type, column_default \
+FROM information_schema.columns WHERE table_name = 'outbox' ORDER BY ordinal_position";
+
+/// [`OUTBOX_COLUMNS_QUERY`]'s answer on [`SCHEMA`], as PostgreSQL prints it (name, type,
+/// default; "" for none). The truth suite runs the query and compares, so the schema panel
+/// shows a real answer, not a hand-written one.
+pub const OUTBOX_COLUMNS: [(&str, &str, &str); 8] = [
+    ("id", "bigint", ""),
+    ("hodisa_id", "uuid", "gen_random_uuid()"),
+    ("tur", "text", ""),
+    ("foydalanuvchi_id", "bigint", ""),
+    ("malumot", "jsonb", ""),
+    ("yaratilgan_vaqt", "timestamp with time zone", "now()"),
+    ("tarqatilgan_vaqt", "timestamp with time zone", ""),
+    ("urinishlar", "integer", "0"),
+];
+
+/// The lesson's grants for the app role (§3.1), word for word. The sequence grant is
+/// harmless but not needed for an identity column (the truth suite shows both).
+pub const LESSON_ROLE_SQL: &str = "\
+GRANT INSERT ON outbox TO vazifalar_ilova;
+GRANT USAGE ON SEQUENCE outbox_id_seq TO vazifalar_ilova;
+REVOKE SELECT, UPDATE, DELETE ON outbox FROM vazifalar_ilova;";
+
+/// The app role's rights on the outbox, column by column.
+pub const APP_COLUMN_PRIVILEGES_QUERY: &str = "SELECT column_name, privilege_type \
+FROM information_schema.column_privileges \
+WHERE grantee = 'vazifalar_ilova' AND table_name = 'outbox' ORDER BY column_name, privilege_type";
+
+/// [`APP_COLUMN_PRIVILEGES_QUERY`]'s answer: a table-wide INSERT shows on every column;
+/// [`GRANT_RETURNING`] adds SELECT on `hodisa_id` alone.
+pub fn app_column_privileges(returning_grant: bool) -> Vec<(&'static str, &'static str)> {
+    let mut rows: Vec<(&str, &str)> = OUTBOX_COLUMNS.iter().map(|c| (c.0, "INSERT")).collect();
+    if returning_grant {
+        rows.push(("hodisa_id", "SELECT"));
+    }
+    rows.sort_unstable();
+    rows
+}
+
+/// The statements of [`SCHEMA`] one by one (for the page, which shows some of them).
+pub fn schema_statements() -> impl Iterator<Item = &'static str> {
+    SCHEMA.split(";\n").map(str::trim).filter(|s| !s.is_empty())
+}

@@ -43,7 +43,7 @@ pub struct OutboxView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct InboxView {
     pub hodisa: EventId,
-    pub ishlangan_vaqt: u64,
+    pub ishlangan: u64,
     pub committed: bool,
 }
 
@@ -194,9 +194,9 @@ pub fn tables(w: &World, head: usize, recent: usize) -> TablesView {
         .inbox_rows()
         .rev()
         .take(recent)
-        .map(|(hodisa, ishlangan_vaqt, committed)| InboxView {
+        .map(|(hodisa, ishlangan, committed)| InboxView {
             hodisa,
-            ishlangan_vaqt,
+            ishlangan,
             committed,
         })
         .collect();

@@ -1,10 +1,11 @@
 //! The lesson's own numbers (`shared/seed/000_…txt`), reproduced by the model exactly.
 //! Each test quotes the line of the lesson its numbers come from.
 
+use outbox_model::action::When;
 use outbox_model::db::sqlstate;
 use outbox_model::scenario::ScriptStmt;
 use outbox_model::world::{CheckLevel, ProcKind};
-use outbox_model::{preset, EventId, World};
+use outbox_model::{preset, Action, EventId, Step, World};
 
 fn run(name: &str) -> World {
     let s = preset(name).unwrap_or_else(|| panic!("preset {name}"));
@@ -109,6 +110,48 @@ fn two_relays_skip_locked_publish_each_once() {
     assert!(w.db().outbox.iter().all(|r| r.data.urinishlar == 1));
 }
 
+/// What "two SKIP LOCKED relays never take the same row" really means: never *at the same
+/// time*. A relay that dies after publishing and before marking releases its locks with
+/// its rolled-back transaction, and the other relay takes those rows later and publishes
+/// them again (absorbed by jobId or delivered twice, but not lost).
+#[test]
+fn a_dead_skip_locked_relay_hands_its_rows_to_the_other_later() {
+    let s = preset("two-relays-skip-locked").unwrap();
+    let mut w = World::new(&s);
+    w.set_check_level(CheckLevel::Full);
+    let relay = ProcKind::Relay.name(1);
+    w.apply(&Action::ArmKill {
+        process: relay.clone(),
+        step: Step::MarkPublished,
+        when: When::Always,
+        times: Some(1),
+    })
+    .unwrap();
+    w.run(s.max_ticks);
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
+    let c = w.counters();
+    assert_eq!(w.kills().len(), 1, "one kill, at the relay's mark");
+    assert_eq!(w.kills()[0].1, Step::MarkPublished);
+    // Nothing lost, every row published, but more adds than events: the dead relay's
+    // batch went to the queue twice.
+    assert_eq!((c.lost, c.events_unpublished), (0, 0));
+    assert!(c.queue_adds > 200, "adds {}", c.queue_adds);
+    let idx = w.procs().iter().position(|p| p.name == relay).unwrap();
+    let other: u32 = w
+        .procs()
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| p.kind == ProcKind::Relay && *i != idx)
+        .map(|(i, _)| w.polls()[i].iter().map(|p| p.published).sum::<u32>())
+        .sum();
+    let dead: u32 = w.polls()[idx].iter().map(|p| p.published).sum();
+    // Marks that committed: every event once (the dead relay's poll never committed, so
+    // the other relay marked that batch besides its own share), and the rolled-back
+    // attempt left no trace in urinishlar.
+    assert_eq!(dead + other, 200);
+    assert!(w.db().outbox.iter().all(|r| r.data.urinishlar == 1));
+}
+
 #[test]
 fn rollback_leaves_neither_row() {
     // Lesson §3.2: after ROLLBACK "vazifa | hodisa — 0 | 0".
@@ -148,4 +191,15 @@ fn app_role_cannot_read_the_outbox() {
     }
     // Everything was rolled back.
     assert_eq!(w.counters().events_in_outbox, 0);
+}
+
+#[test]
+fn the_cleanup_is_the_lessons_outbox_tozala_word_for_word() {
+    // Lesson §7, outboxTozala: "DELETE FROM outbox WHERE tarqatilgan_vaqt < " +
+    // "now() - make_interval(days => $1)" with saqlashKun = 7.
+    let lesson = "DELETE FROM outbox WHERE tarqatilgan_vaqt < now() - make_interval(days => $1)";
+    assert_eq!(outbox_model::sql::CLEANUP, lesson);
+    // The model's cleaner keeps the lesson's default, counted in model days.
+    let cfg = outbox_model::scenario::CleanerConfig::default();
+    assert_eq!(cfg.retention_days, 7);
 }

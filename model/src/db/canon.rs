@@ -17,7 +17,7 @@ impl Db {
     /// - rolled-back rows of `amallar` are left out (nothing reads them or refers to their
     ///   places; rolled-back task and outbox rows stay, as their ids are taken);
     /// - the times stored in rows (`yaratilgan_vaqt`, `tarqatilgan_vaqt`,
-    ///   `ishlangan_vaqt`, a key's time, a transaction's `now()`) are fed as ages
+    ///   `ishlangan`, a key's time, a transaction's `now()`) are fed as ages
     ///   (`tick - t`) only when `ages` is set: only the cleaner, the operator's un-mark and
     ///   the stuck/age counters read them, and without those a timestamp's value changes
     ///   nothing a statement does (whether `tarqatilgan_vaqt` is NULL is always fed).
@@ -117,7 +117,7 @@ impl Db {
                 c.h.write_u64((c.tx_name)(s.xmin));
                 let lock = c.lock(s.xmax);
                 c.h.write_u64(lock);
-                c.age(s.ishlangan_vaqt);
+                c.age(s.ishlangan);
             }
             c.h.write_u64(u64::MAX);
         }

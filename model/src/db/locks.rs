@@ -52,7 +52,7 @@ pub enum OutboxChange {
 }
 
 /// Progress of a row-locking or row-updating statement across waits.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Cursor {
     pub started: bool,
     /// Rows (outbox indexes) the statement's snapshot saw, in id order.
@@ -61,6 +61,13 @@ pub struct Cursor {
     /// Rows returned or changed so far.
     pub got: Vec<u32>,
 }
+
+clone_reusing!(Cursor {
+    started,
+    candidates,
+    pos,
+    got
+});
 
 impl Cursor {
     /// Back to the default, keeping the lists' memory for the next statement.

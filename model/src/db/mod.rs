@@ -36,7 +36,7 @@ use tx::{Pool, TxWork};
 
 /// The database: its tables, the open transactions' private work and the indexes kept
 /// for lookups. Statements are methods, spread over this module's files by concern.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Db {
     txs: Vec<TxStatus>,
     /// Open transactions (few at a time: a linear list beats a map). Boxed, so taking one
@@ -49,7 +49,7 @@ pub struct Db {
     pub outbox: Vec<OutboxRow>,
     /// Private versions of locked rows, by outbox index.
     pending: PendingRows,
-    /// The partial index `outbox_tarqatilmagan`: committed rows not yet published.
+    /// The partial index `outbox_navbat_idx`: committed rows not yet published.
     unpublished: RowSet,
     /// Outbox index by event, for lookups (u32::MAX: none).
     by_event: Vec<u32>,
@@ -74,6 +74,8 @@ pub struct Db {
     /// Rows moved to `outbox_olik` (committed).
     dead_letters: u64,
 }
+
+clone_reusing!(Db { txs, tasks, outbox, pending, unpublished, by_event, inbox, keys, actions, committed_tasks, committed_events, committed_inbox, committed_actions, balance, app_can_read_hodisa_id, wal_retain, wal, wal_events, next_lsn, dead_letters } then clone_work_from(work, spare));
 
 const NONE: u32 = u32::MAX;
 

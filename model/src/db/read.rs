@@ -126,14 +126,14 @@ impl Db {
         self.committed(xmin)
     }
 
-    /// The inbox rows ever inserted, newest event last: (event, `ishlangan_vaqt`,
+    /// The inbox rows ever inserted, newest event last: (event, `ishlangan`,
     /// committed). Rows of a rolled-back transaction are not listed.
     pub fn inbox_rows(&self) -> impl DoubleEndedIterator<Item = (EventId, u64, bool)> + '_ {
         self.inbox
             .iter()
             .enumerate()
             .filter(move |(_, s)| s.xmin != 0 && self.status(s.xmin) != TxStatus::Aborted)
-            .map(move |(i, s)| (EventId(i as u32), s.ishlangan_vaqt, self.committed(s.xmin)))
+            .map(move |(i, s)| (EventId(i as u32), s.ishlangan, self.committed(s.xmin)))
     }
 
     /// The private version a lock holder has written but not committed, if any.

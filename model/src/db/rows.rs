@@ -57,7 +57,7 @@ pub(super) struct InboxSlot {
     pub(super) xmin: TxId,
     /// A transaction that deleted the row and has not ended yet (0: none).
     pub(super) xmax: TxId,
-    pub(super) ishlangan_vaqt: u64,
+    pub(super) ishlangan: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -69,17 +69,29 @@ pub struct ActionRow {
 
 /// One committed transaction's outbox inserts, in commit order (what logical decoding
 /// hands a CDC connector).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct WalRecord {
     pub lsn: u64,
     pub tx: TxId,
     pub events: Vec<EventId>,
 }
 
+clone_reusing!(WalRecord { lsn, tx, events });
+
 /// Private versions of locked rows: (outbox index, data), sorted by index. Only rows a
 /// transaction holds locked and has changed are here (a handful: one poll's rows).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub(super) struct PendingRows(pub(super) Vec<(u32, OutboxData)>);
+
+/// By hand for `clone_from`, which refills the list (see `clone_reusing!`).
+impl Clone for PendingRows {
+    fn clone(&self) -> Self {
+        PendingRows(self.0.clone())
+    }
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
 
 impl PendingRows {
     pub(super) fn get(&self, i: &u32) -> Option<&OutboxData> {
@@ -103,13 +115,19 @@ impl PendingRows {
 /// A set of outbox indexes as a bitmap (bit `i` of word `i / 64`), with a summary word
 /// per 64 words so that iterating a sparse set skips empty words: the partial index's
 /// inserts and deletes are a few instructions, and it iterates in id order.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub(super) struct RowSet {
     words: Vec<u64>,
     /// Bit `k` of `summary[j]`: word `64 j + k` is not empty.
     summary: Vec<u64>,
     len: usize,
 }
+
+clone_reusing!(RowSet {
+    words,
+    summary,
+    len
+});
 
 /// The set bits of a word, lowest first.
 struct Bits(u64);

@@ -15,7 +15,7 @@ pub enum TxStatus {
     Aborted,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub(super) struct TxWork {
     pub(super) tx: TxId,
     pub(super) role: Option<Role>,
@@ -30,11 +30,34 @@ pub(super) struct TxWork {
     pub(super) actions: Vec<u32>,
 }
 
+clone_reusing!(TxWork {
+    tx,
+    role,
+    session_role,
+    start_tick,
+    tasks,
+    outbox_inserted,
+    outbox_locked,
+    inbox,
+    inbox_deleted,
+    keys,
+    actions
+});
+
 /// A pool that every Db compares and hashes as equal: it holds no state.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 // Boxed on purpose: records move between `work` and the pool as pointers.
 #[allow(clippy::vec_box)]
 pub(super) struct Pool(pub(super) Vec<Box<TxWork>>);
+
+/// `clone_from` keeps this pool's own records: the pool holds no state, and a recycled
+/// world (see `clone_reusing!`) keeps its spare memory.
+impl Clone for Pool {
+    fn clone(&self) -> Self {
+        Pool(self.0.clone())
+    }
+    fn clone_from(&mut self, _: &Self) {}
+}
 
 impl PartialEq for Pool {
     fn eq(&self, _: &Self) -> bool {
@@ -103,6 +126,24 @@ impl Db {
         if !w.outbox_locked.is_empty() && !self.pending.is_empty() {
             let outbox = &self.outbox;
             self.pending.0.retain(|e| outbox[e.0 as usize].lock != 0);
+        }
+    }
+
+    /// `work` for `clone_from` (see `clone_reusing!`): this Db's records are refilled,
+    /// extra ones go to its pool and missing ones come from it, so a recycled world
+    /// allocates no record. The pool itself is not copied: it holds no state.
+    pub(super) fn clone_work_from(&mut self, source: &Db) {
+        while self.work.len() > source.work.len() {
+            let w = self.work.pop().expect("longer than the source");
+            self.recycle(w);
+        }
+        for (a, b) in self.work.iter_mut().zip(&source.work) {
+            a.clone_from(b);
+        }
+        for b in &source.work[self.work.len()..] {
+            let mut w = self.spare.0.pop().unwrap_or_default();
+            w.clone_from(b);
+            self.work.push(w);
         }
     }
 

@@ -155,7 +155,7 @@ impl Db {
         }
     }
 
-    /// `DELETE FROM inbox WHERE ishlangan_vaqt < $cutoff`: the consumer's retention. Rows
+    /// `DELETE FROM inbox WHERE ishlangan < $cutoff`: the consumer's retention. Rows
     /// another open transaction is deleting make it wait, as any DELETE does.
     pub fn inbox_cleanup(&mut self, tx: TxId, cutoff: u64) -> Exec<u64> {
         if let Err(e) = self
@@ -168,7 +168,7 @@ impl Db {
         for s in &self.inbox {
             if s.xmin != 0
                 && self.committed(s.xmin)
-                && s.ishlangan_vaqt < cutoff
+                && s.ishlangan < cutoff
                 && s.xmax != 0
                 && s.xmax != tx
                 && self.is_open(s.xmax)
@@ -180,7 +180,7 @@ impl Db {
         let mut gone = Vec::new();
         for (i, s) in self.inbox.iter_mut().enumerate() {
             let live = s.xmin != 0 && self.txs[s.xmin as usize] == TxStatus::Committed;
-            if live && s.ishlangan_vaqt < cutoff && s.xmax != tx {
+            if live && s.ishlangan < cutoff && s.xmax != tx {
                 s.xmax = tx;
                 gone.push(EventId(i as u32));
                 n += 1;
@@ -237,7 +237,7 @@ fn slot_insert(
     slots[key] = InboxSlot {
         xmin: tx,
         xmax: 0,
-        ishlangan_vaqt: tick,
+        ishlangan: tick,
     };
     Exec::Done(true)
 }

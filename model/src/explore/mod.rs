@@ -71,7 +71,7 @@
 //! named invariants at [`CheckLevel::Touched`]). They are checked after every choice,
 //! before and after its forced steps.
 //!
-//! Memory: per state a 128-bit key in a `BTreeMap`, its parent and the choice that led to
+//! Memory: per state a 128-bit key in a hash table (`seen`), its parent and the choice that led to
 //! it (a trace is rebuilt from parent pointers and replayed), its depth and its successors
 //! (for counting schedules). Worlds are kept only for the frontier. The search runs in
 //! slices ([`Explorer::run_slice`]) so a page can spread it over animation frames.
@@ -86,6 +86,7 @@ mod matrix;
 mod property;
 mod rust_text;
 mod search;
+mod seen;
 mod trace;
 
 pub use design::{Bounds, Design};
@@ -95,7 +96,7 @@ pub use trace::{action_text, step_name, to_rust_test, Trace};
 
 use crate::scenario::Scenario;
 use crate::world::{Action, CheckLevel, ProcKind, Step, World};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// A choice at a state: kind in the high byte (0 step, 1 restart (unreduced only),
 /// 2 kill (and, reduced, the restart after it), 3 tick), process low.
@@ -144,7 +145,7 @@ pub struct Explorer {
     /// The relays' places (relay symmetry, see [`Explorer::order`]).
     relays: Vec<usize>,
     order: std::cell::RefCell<Vec<usize>>,
-    seen: BTreeMap<u128, u32>,
+    seen: seen::Seen,
     parent: Vec<u32>,
     via: Vec<Choice>,
     depth: Vec<u16>,
@@ -152,7 +153,14 @@ pub struct Explorer {
     /// Successors of the expanded states, in expansion (= index) order.
     edge_start: Vec<u32>,
     edges: Vec<u32>,
-    frontier: VecDeque<(u32, World)>,
+    /// Boxed: a world is ~3 KB, and the queue moves pointers, not worlds.
+    frontier: VecDeque<(u32, Box<World>)>,
+    /// Worlds of merged successors and of expanded states that took none of theirs, kept
+    /// to be refilled with `clone_from` (no allocation for a successor; see
+    /// `clone_reusing!`). Never more than the frontier held at its peak; freed at the end.
+    // Boxed on purpose: worlds move between the frontier and here as pointers.
+    #[allow(clippy::vec_box)]
+    spare: Vec<Box<World>>,
     /// The first edge (parent, choice) into a state showing each observation.
     /// `pre`: seen before the forced steps that follow the choice (the trace stops there).
     first: [Option<(u32, Choice, bool)>; OBS],
@@ -246,7 +254,7 @@ impl Explorer {
                 .filter(|&i| w.procs[i].kind == ProcKind::Relay)
                 .collect(),
             order: std::cell::RefCell::new((0..w.procs.len()).collect()),
-            seen: BTreeMap::new(),
+            seen: seen::Seen::new(),
             parent: Vec::new(),
             via: Vec::new(),
             depth: Vec::new(),
@@ -254,6 +262,7 @@ impl Explorer {
             edge_start: vec![0],
             edges: Vec::new(),
             frontier: VecDeque::new(),
+            spare: Vec::new(),
             first: [None; OBS],
             lost_retracted: 0,
             max_depth_seen: 0,
@@ -261,12 +270,12 @@ impl Explorer {
         };
         e.chain(&mut w, None);
         let key = e.key(&w);
-        e.seen.insert(key, 0);
+        e.seen.get_or_insert(key, 0);
         e.parent.push(NO_PARENT);
         e.via.push(0);
         e.depth.push(0);
         e.flags.push(0);
-        e.frontier.push_back((0, w));
+        e.frontier.push_back((0, Box::new(w)));
         e
     }
 
@@ -301,6 +310,9 @@ impl Explorer {
                 break;
             };
             self.expand(idx, w);
+        }
+        if self.frontier.is_empty() {
+            self.spare = Vec::new();
         }
         self.frontier.is_empty()
     }

@@ -248,7 +248,7 @@ impl Explorer {
         }
     }
 
-    pub(super) fn expand(&mut self, idx: u32, w: World) {
+    pub(super) fn expand(&mut self, idx: u32, w: Box<World>) {
         let d = self.depth[idx as usize] as u32;
         let (choices, quiescent) = self.choose(&w);
         if quiescent {
@@ -270,20 +270,30 @@ impl Explorer {
             }
         }
         if choices.is_empty() {
+            self.spare.push(w);
         } else if d >= self.bounds.max_depth {
             if !quiescent {
                 self.flags[idx as usize] |= FLAG_CUT;
             }
+            self.spare.push(w);
         } else {
             let lost_before = w.auditor.count(Class::Lost);
             let violations_before = w.violations.len();
             let mut parent = Some(w);
             for (k, &c) in choices.iter().enumerate() {
-                // The last choice takes the parent's world itself.
+                // The last choice takes the parent's world itself; the others refill a
+                // spare world.
                 let mut n = if k + 1 == choices.len() {
                     parent.take().expect("parent world")
                 } else {
-                    parent.as_ref().expect("parent world").clone()
+                    let p = parent.as_ref().expect("parent world");
+                    match self.spare.pop() {
+                        Some(mut n) => {
+                            n.clone_from(p);
+                            n
+                        }
+                        None => p.clone(),
+                    }
                 };
                 for a in self.actions_of(c) {
                     let r = n.apply(a);
@@ -297,7 +307,7 @@ impl Explorer {
                 }
                 let key = self.key(&n);
                 let next = self.parent.len() as u32;
-                let to = *self.seen.entry(key).or_insert(next);
+                let to = self.seen.get_or_insert(key, next);
                 if to == next {
                     self.parent.push(idx);
                     self.via.push(c);
@@ -305,6 +315,8 @@ impl Explorer {
                     self.flags.push(0);
                     self.max_depth_seen = self.max_depth_seen.max(d + 1);
                     self.frontier.push_back((to, n));
+                } else {
+                    self.spare.push(n);
                 }
                 self.edges.push(to);
             }

@@ -104,7 +104,7 @@ pub enum Mem {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Proc {
     pub name: String,
     pub kind: ProcKind,
@@ -119,6 +119,59 @@ pub struct Proc {
     pub kills: u32,
     /// Armed kill rules have already counted this arrival at `pc`.
     arrived: bool,
+}
+
+/// By hand for `clone_from`: a relay's memory refills its lists (see `clone_reusing!`).
+impl Clone for Proc {
+    fn clone(&self) -> Self {
+        Proc {
+            name: self.name.clone(),
+            kind: self.kind,
+            program: self.program.clone(),
+            alive: self.alive,
+            pc: self.pc,
+            tx: self.tx,
+            blocked: self.blocked,
+            sleep_until: self.sleep_until,
+            restart_at: self.restart_at,
+            mem: self.mem.clone(),
+            kills: self.kills,
+            arrived: self.arrived,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Destructured, so a new field is a compile error here rather than left stale.
+        let Proc {
+            name,
+            kind,
+            program,
+            alive,
+            pc,
+            tx,
+            blocked,
+            sleep_until,
+            restart_at,
+            mem,
+            kills,
+            arrived,
+        } = self;
+        name.clone_from(&source.name);
+        *kind = source.kind;
+        program.clone_from(&source.program);
+        *alive = source.alive;
+        *pc = source.pc;
+        *tx = source.tx;
+        *blocked = source.blocked;
+        *sleep_until = source.sleep_until;
+        *restart_at = source.restart_at;
+        match (mem, &source.mem) {
+            (Mem::Relay(a), Mem::Relay(b)) => a.clone_from(b),
+            (m, b) => *m = b.clone(),
+        }
+        *kills = source.kills;
+        *arrived = source.arrived;
+    }
 }
 
 impl Proc {
@@ -155,7 +208,7 @@ const RESERVE_EVENTS: usize = 4096;
 /// The world. Its fields are the crate's own: code outside reads them through the
 /// accessors in `read.rs` and changes the world only through `apply`, `step`, `advance`
 /// and `run` (sans-IO, in the manner of str0m: a small public surface over private state).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct World {
     pub(crate) cfg: Config,
     pub(crate) tasks_total: u32,
@@ -200,6 +253,42 @@ pub struct World {
     /// for the processes marked `dirty` (see [`Gates`]).
     gates: Gates,
 }
+
+clone_reusing!(World {
+    cfg,
+    tasks_total,
+    summa,
+    script,
+    tick,
+    rng,
+    db,
+    queue,
+    procs,
+    auditor,
+    armed,
+    api_errors,
+    publish_failures,
+    schedule,
+    next_event,
+    next_stall_check,
+    external_seen,
+    log,
+    polls,
+    script_results,
+    kills,
+    high_water,
+    last_flush,
+    preloaded,
+    trace_hash,
+    steps,
+    check,
+    violations,
+    touched,
+    held,
+    dead,
+    scratch,
+    gates
+});
 
 impl World {
     pub fn new(s: &Scenario) -> World {

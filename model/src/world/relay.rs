@@ -27,7 +27,7 @@ pub(super) const POLL_HISTORY: usize = 64;
 
 /// A relay's memory between steps: the rows of the poll in hand and what became of them.
 /// It is lost when the relay dies (the rows it held are judged again).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct RelayMem {
     /// The rows (outbox indexes) the poll's SELECT returned, in its order.
     pub batch: Vec<u32>,
@@ -40,6 +40,14 @@ pub struct RelayMem {
     /// Where a blocked statement stopped, so it goes on from there when the lock goes.
     pub cursor: Cursor,
 }
+
+clone_reusing!(RelayMem {
+    batch,
+    pos,
+    ok,
+    bad,
+    cursor
+});
 
 impl World {
     pub(super) fn relay_mem(&mut self, i: usize) -> &mut RelayMem {

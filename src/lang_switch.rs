@@ -1,4 +1,5 @@
-//! The language switch: one real button per language; the current one is pressed.
+//! The language switch: one real button per language; the current one is pressed. A
+//! language whose texts could not be fetched is said so under the buttons.
 
 use leptos::prelude::*;
 
@@ -9,6 +10,7 @@ const fn labels(lang: Lang) -> (Key, Key) {
     match lang {
         Lang::Uz => (Key::LangUzShort, Key::LangUzName),
         Lang::En => (Key::LangEnShort, Key::LangEnName),
+        Lang::Ru => (Key::LangRuShort, Key::LangRuName),
     }
 }
 
@@ -36,6 +38,13 @@ pub fn LangSwitch() -> impl IntoView {
         })
         .collect_view();
 
+    // In the current language, naming the one that failed by its own name.
+    let failed = move || {
+        i18n.failed().map(|lang| {
+            let text = i18n.t(Key::NoticeLangLoadFailed).replace("{lang}", i18n.t(labels(lang).1));
+            view! { <p class="lang-switch__failed" role="alert" data-testid="lang-load-failed">{text}</p> }
+        })
+    };
     view! {
         <div
             class="lang-switch"
@@ -45,5 +54,6 @@ pub fn LangSwitch() -> impl IntoView {
         >
             {buttons}
         </div>
+        {failed}
     }
 }

@@ -1,14 +1,21 @@
 //! The i18n layer: every string the page shows comes from here.
 //!
-//! This module holds the language state ([`I18n`], in context); the texts themselves are
-//! the table in [`texts`]; [`words`] and [`lesson_words`] turn model values and lesson
-//! steps into keys.
+//! This module holds the language state ([`I18n`], in context). The texts are data, one
+//! file per language (`i18n/uz.json`, `en.json`, `ru.json`; build.rs generates [`Key`]
+//! from the Uzbek one and fails the build when another drifts); [`table`] holds them at
+//! run time, [`plural`] picks a count's form; [`words`] and [`lesson_words`] turn model
+//! values and lesson steps into keys.
 
 pub mod lesson_words;
-pub mod texts;
+pub mod pairs;
+pub mod plural;
+pub mod reason;
+pub mod table;
 pub mod words;
 
-pub use texts::{t, Key};
+pub use plural::tn;
+pub use reason::Reason;
+pub use table::{t, Key};
 
 use leptos::prelude::*;
 
@@ -18,17 +25,24 @@ pub enum Lang {
     #[default]
     Uz,
     En,
+    Ru,
 }
 
 impl Lang {
     /// Every language, in the order the switch shows them.
-    pub const ALL: [Lang; 2] = [Lang::Uz, Lang::En];
+    pub const ALL: [Lang; 3] = [Lang::Uz, Lang::En, Lang::Ru];
+
+    /// The language's position in [`Lang::ALL`] (its table's slot).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
 
     /// The BCP 47 code, as used in `<html lang>`.
     pub const fn code(self) -> &'static str {
         match self {
             Lang::Uz => "uz",
             Lang::En => "en",
+            Lang::Ru => "ru",
         }
     }
 
@@ -36,40 +50,95 @@ impl Lang {
     pub fn from_code(code: &str) -> Option<Lang> {
         Lang::ALL.into_iter().find(|lang| lang.code() == code)
     }
+
+    /// The first of the browser's language tags (`navigator.languages`, most preferred
+    /// first) that is a language of the page, by its primary subtag: `uz-Latn-UZ` is
+    /// Uzbek, `EN_us` English.
+    pub fn from_browser(tags: &[String]) -> Option<Lang> {
+        tags.iter().find_map(|tag| {
+            let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+            Lang::from_code(&primary)
+        })
+    }
 }
 
 /// The language state, shared through context. `Copy`, so closures take it by value.
 #[derive(Clone, Copy, Debug)]
 pub struct I18n {
     lang: RwSignal<Lang>,
+    /// The language last asked for: a file that arrives after the user has chosen
+    /// another language does not switch the page.
+    wanted: RwSignal<Lang>,
+    /// A language whose file could not be fetched (the switch says so).
+    failed: RwSignal<Option<Lang>>,
 }
 
 impl I18n {
     /// The current language (tracked: a closure that calls it re-runs on a switch).
+    pub fn lang(&self) -> Lang {
+        self.lang.get()
+    }
+
     /// The current language, without tracking.
     pub fn lang_untracked(&self) -> Lang {
         self.lang.get_untracked()
     }
 
-    pub fn lang(&self) -> Lang {
-        self.lang.get()
+    /// The language whose file could not be fetched, if the last switch failed (tracked).
+    pub fn failed(&self) -> Option<Lang> {
+        self.failed.get()
     }
 
-    /// Switches the page to `lang`.
+    /// Switches the page to `lang`: at once when its texts are here, otherwise once its
+    /// file is fetched; if that fails, the page stays in its language and [`I18n::failed`]
+    /// says which one could not be loaded.
     pub fn set_lang(&self, lang: Lang) {
-        self.lang.set(lang);
+        self.wanted.set(lang);
+        if table::is_loaded(lang) {
+            self.failed.set(None);
+            self.lang.set(lang);
+            return;
+        }
+        let this = *self;
+        leptos::task::spawn_local(async move {
+            let loaded = crate::browser::lang_file::load(lang).await;
+            if this.wanted.get_untracked() != lang {
+                return;
+            }
+            match loaded {
+                Ok(()) => {
+                    this.failed.set(None);
+                    this.lang.set(lang);
+                }
+                Err(why) => {
+                    leptos::logging::warn!("language file {}: {why}", lang.code());
+                    this.failed.set(Some(lang));
+                }
+            }
+        });
     }
 
     /// The text of `key` in the current language (tracked).
     pub fn t(&self, key: Key) -> &'static str {
         t(self.lang.get(), key)
     }
+
+    /// The text of `key` for the count `n` in the current language (tracked).
+    pub fn tn(&self, key: Key, n: u64) -> String {
+        tn(self.lang.get(), key, n)
+    }
 }
 
 /// Creates the language signal and provides it to every component below the caller.
+/// `initial` is used only if its texts are here (main.rs fetches them before mounting);
+/// otherwise the page starts in Uzbek and says that the file could not be loaded.
 pub fn provide_i18n(initial: Lang) -> I18n {
+    let loaded = table::is_loaded(initial);
+    let start = if loaded { initial } else { Lang::Uz };
     let i18n = I18n {
-        lang: RwSignal::new(initial),
+        lang: RwSignal::new(start),
+        wanted: RwSignal::new(start),
+        failed: RwSignal::new((!loaded).then_some(initial)),
     };
     provide_context(i18n);
     i18n
@@ -111,7 +180,110 @@ mod tests {
         for lang in Lang::ALL {
             assert_eq!(Lang::from_code(lang.code()), Some(lang));
         }
-        assert_eq!(Lang::from_code("ru"), None);
+        assert_eq!(Lang::from_code("ru"), Some(Lang::Ru));
+        assert_eq!(Lang::from_code("de"), None);
+        assert_eq!(
+            Lang::from_code("RU"),
+            None,
+            "codes are lower case, as the page writes them"
+        );
+    }
+
+    /// Every text the page shows (the presets' titles and summaries are keys too).
+    fn every_text(lang: Lang) -> Vec<&'static str> {
+        Key::ALL.iter().map(|&k| t(lang, k)).collect()
+    }
+
+    /// The seed's distinction (§5): delivery is at-least-once; only the *effect* is exactly
+    /// once («aniq bir marta ta'sir»). A text may say "exactly once" only of the effect, or
+    /// ask whether exactly-once delivery is possible.
+    #[test]
+    fn exactly_once_is_said_only_of_the_effect() {
+        let allowed_en: &[&str] = &[
+            "exactly-once effect",
+            "exactly once effect",
+            "exactly-once delivery possible?",
+        ];
+        let checks: [(Lang, &str, &[&str]); 4] = [
+            (Lang::En, "exactly once", allowed_en),
+            (Lang::En, "exactly-once", allowed_en),
+            (Lang::Ru, "exactly", allowed_en),
+            (Lang::Uz, "aniq bir marta", &["aniq bir marta ta'sir"]),
+        ];
+        for (lang, word, allowed) in checks {
+            for text in every_text(lang) {
+                let lower = text.to_lowercase();
+                for (at, _) in lower.match_indices(word) {
+                    let rest = &lower[at..];
+                    assert!(
+                        allowed.iter().any(|a| rest.starts_with(a)),
+                        "{}: \"{text}\" says {word:?} of something other than the effect",
+                        lang.code()
+                    );
+                }
+            }
+        }
+        // Russian puts the qualifier first: «эффект ровно один раз», and the quiz's
+        // question «возможна ли доставка ровно один раз?».
+        for text in every_text(Lang::Ru) {
+            let lower = text.to_lowercase();
+            for (at, _) in lower.match_indices("ровно один раз") {
+                let before = &lower[..at];
+                let question =
+                    before.ends_with("доставка ") && lower[at..].starts_with("ровно один раз?");
+                assert!(
+                    before.ends_with("эффект ") || question,
+                    "ru: \"{text}\" says «ровно один раз» of something other than the effect"
+                );
+            }
+        }
+    }
+
+    use super::pairs::placeholders;
+
+    /// A translation that drops or renames a placeholder shows a raw `{n}` or loses a
+    /// number: every language of a key has the same placeholders.
+    #[test]
+    fn every_language_has_the_same_placeholders() {
+        for &key in Key::ALL {
+            let first = placeholders(t(Lang::ALL[0], key));
+            for lang in &Lang::ALL[1..] {
+                assert_eq!(
+                    placeholders(t(*lang, key)),
+                    first,
+                    "{key:?}: placeholders differ in {}",
+                    lang.code()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn placeholders_are_found_and_json_braces_are_not() {
+        assert_eq!(placeholders("{n} of {m}, again {n}"), vec!["m", "n"]);
+        assert!(placeholders("{ \"a\": 1 } and {}").is_empty());
+    }
+
+    #[test]
+    fn the_browsers_first_known_language_wins() {
+        let tags = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            Lang::from_browser(&tags(&["de-DE", "en-GB", "uz"])),
+            Some(Lang::En)
+        );
+        assert_eq!(
+            Lang::from_browser(&tags(&["uz-Latn-UZ", "en"])),
+            Some(Lang::Uz)
+        );
+        assert_eq!(Lang::from_browser(&tags(&["EN_us"])), Some(Lang::En));
+        assert_eq!(Lang::from_browser(&tags(&["ru-RU", "en"])), Some(Lang::Ru));
+        assert_eq!(
+            Lang::from_browser(&tags(&["kk-KZ", "ru", "uz"])),
+            Some(Lang::Ru)
+        );
+        assert_eq!(Lang::from_browser(&tags(&["de", "fr"])), None);
+        assert_eq!(Lang::from_browser(&tags(&["", "-"])), None);
+        assert_eq!(Lang::from_browser(&[]), None);
     }
 
     #[test]

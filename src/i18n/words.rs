@@ -5,7 +5,7 @@
 use outbox_model::world::{FaultNote, LogEntry, Note, Wait};
 use outbox_model::{Class, Step};
 
-use crate::i18n::{t, Key, Lang};
+use crate::i18n::{t, tn, Key, Lang};
 
 /// A process's display name (`relay-2` → "relay 2").
 pub fn proc_name(lang: Lang, name: &str) -> String {
@@ -82,7 +82,7 @@ pub fn note_text(lang: Lang, note: &Note, who: impl Fn(Wait) -> String) -> Strin
     let ev = |key: Key, e: &dyn std::fmt::Display| t(lang, key).replace("{e}", &e.to_string());
     match note {
         Note::Ok => t(lang, Key::NoteOk).to_string(),
-        Note::Rows { n } => t(lang, Key::NoteRows).replace("{n}", &n.to_string()),
+        Note::Rows { n } => tn(lang, Key::NoteRows, u64::from(*n)),
         Note::Inserted { inserted: true } => t(lang, Key::NoteInserted).to_string(),
         Note::Inserted { inserted: false } => t(lang, Key::NoteInboxDup).to_string(),
         Note::Committed => t(lang, Key::NoteCommitted).to_string(),
@@ -125,15 +125,11 @@ pub fn note_text(lang: Lang, note: &Note, who: impl Fn(Wait) -> String) -> Strin
                 .replace("{n}", &event.to_string())
                 .replace("{t}", &times.to_string()),
             FaultNote::FailedJobsRetried => t(lang, Key::NoteFailedRetried).to_string(),
-            FaultNote::RedisFlushed { jobs } => {
-                t(lang, Key::NoteRedisFlushed).replace("{n}", &jobs.to_string())
-            }
+            FaultNote::RedisFlushed { jobs } => tn(lang, Key::NoteRedisFlushed, u64::from(*jobs)),
             FaultNote::RedisRestarted { jobs } => {
-                t(lang, Key::NoteRedisRestarted).replace("{n}", &jobs.to_string())
+                tn(lang, Key::NoteRedisRestarted, u64::from(*jobs))
             }
-            FaultNote::Unpublished { rows } => {
-                t(lang, Key::NoteUnpublished).replace("{n}", &rows.to_string())
-            }
+            FaultNote::Unpublished { rows } => tn(lang, Key::NoteUnpublished, u64::from(*rows)),
             FaultNote::UnpublishRefused => t(lang, Key::NoteUnpublishRefused).to_string(),
         },
     }
@@ -150,215 +146,64 @@ pub fn actor(lang: Lang, entry: &LogEntry, names: &[String]) -> String {
     }
 }
 
-/// A preset's title and one-line summary in both languages (ours, not the lesson's prose).
+/// A preset's title and one-line summary: keys named after the model's preset name
+/// (`canon-dual-write` → `PresetCanonDualWriteTitle` / `…Summary`), so a new preset needs
+/// only its two texts in each language file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PresetText {
-    pub name: &'static str,
-    pub uz: (&'static str, &'static str),
-    pub en: (&'static str, &'static str),
+    pub title: Key,
+    pub summary: Key,
 }
 
 impl PresetText {
     pub fn title(&self, lang: Lang) -> &'static str {
-        match lang {
-            Lang::Uz => self.uz.0,
-            Lang::En => self.en.0,
-        }
+        t(lang, self.title)
     }
     pub fn summary(&self, lang: Lang) -> &'static str {
-        match lang {
-            Lang::Uz => self.uz.1,
-            Lang::En => self.en.1,
-        }
+        t(lang, self.summary)
     }
 }
 
 /// The words of a preset, by its model name.
-pub fn preset_text(name: &str) -> Option<&'static PresetText> {
-    PRESETS.iter().find(|p| p.name == name)
+pub fn preset_text(name: &str) -> Option<PresetText> {
+    let camel: String = name
+        .split(['-', '_'])
+        .flat_map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase())
+                .into_iter()
+                .chain(chars)
+        })
+        .collect();
+    Some(PresetText {
+        title: Key::from_name(&format!("Preset{camel}Title"))?,
+        summary: Key::from_name(&format!("Preset{camel}Summary"))?,
+    })
 }
 
-pub const PRESETS: &[PresetText] = &[
-    PresetText {
-        name: "canon-dual-write",
-        uz: ("Kanon: dual write", "100 vazifa; API har i % 10 == 3 da COMMIT'dan keyin, queue.add'dan oldin o'ladi. Natija: bazada 100, navbatda 90."),
-        en: ("Canon: dual write", "100 tasks; the API dies after COMMIT, before queue.add, at every i % 10 == 3. Result: 100 in the database, 90 in the queue."),
-    },
-    PresetText {
-        name: "canon-outbox",
-        uz: ("Kanon: outbox", "Xuddi shu o'limlar, lekin hodisa vazifa bilan birga COMMIT bo'ladi va relay hammasini yuboradi: 100 va 100."),
-        en: ("Canon: outbox", "The same kills, but the event commits with its task and the relay publishes them all: 100 and 100."),
-    },
-    PresetText {
-        name: "canon-republish",
-        uz: ("Qayta yuborish va jobId", "Relay birinchi queue.add'dan keyin o'ladi; keyingi so'rov uni yana yuboradi, jobId = hodisa_id takrorni yutadi: baribir 100 ish."),
-        en: ("Republish and jobId", "The relay dies after its first queue.add; the next poll sends it again and jobId = hodisa_id absorbs it: still 100 jobs."),
-    },
-    PresetText {
-        name: "exercise-2",
-        uz: ("2-mashq: relay modeli", "Beshta hodisa, 3-sini yuborish bir marta muvaffaqiyatsiz: so'rovlar 4/1, 1/0, 0/0; navbat tartibi 1, 2, 4, 5, 3."),
-        en: ("Exercise 2: the relay", "Five events, publishing event 3 fails once: polls return 4/1, 1/0, 0/0; queue order 1, 2, 4, 5, 3."),
-    },
-    PresetText {
-        name: "exercise-3",
-        uz: ("3-mashq: to'lov inboxi", "50 000 lik to'lov uch marta yetkaziladi, birinchisi tranzaksiya o'rtasida o'ladi; inbox balansni 50 000 da ushlaydi."),
-        en: ("Exercise 3: the payment inbox", "A 50 000 payment is delivered three times, the first dies mid-transaction; the inbox keeps the balance at 50 000."),
-    },
-    PresetText {
-        name: "two-relays-skip-locked",
-        uz: ("Ikki relay: SKIP LOCKED", "200 hodisa, ikki relay parallel: har biri boshqa qatorlarni oladi, har hodisa aniq bir marta."),
-        en: ("Two relays: SKIP LOCKED", "200 events, two relays in parallel: each takes other rows, every event exactly once."),
-    },
-    PresetText {
-        name: "two-relays-wait",
-        uz: ("Ikki relay: oddiy FOR UPDATE", "Ikkinchi relay birinchisining COMMIT'ini kutadi, qayta tekshiradi va tarqatilganlarni tashlab ketadi."),
-        en: ("Two relays: plain FOR UPDATE", "The second relay waits for the first one's COMMIT, re-checks, and drops rows already published."),
-    },
-    PresetText {
-        name: "two-relays-nowait",
-        uz: ("Ikki relay: NOWAIT", "To'qnashuv 55P03 xatosini beradi va so'rov ROLLBACK bo'ladi."),
-        en: ("Two relays: NOWAIT", "A collision is error 55P03 and the poll rolls back."),
-    },
-    PresetText {
-        name: "two-relays-no-lock",
-        uz: ("Ikki relay: qulfsiz", "Ikkalasi bir xil qatorlarni yuboradi; ish mavjud ekan, jobId ikkinchisini yutadi."),
-        en: ("Two relays: no lock", "Both publish the same rows; jobId absorbs the second add while the job exists."),
-    },
-    PresetText {
-        name: "rollback",
-        uz: ("ROLLBACK", "Vazifa va hodisa bitta tranzaksiyada yozilib, ROLLBACK qilinadi: 0 vazifa, 0 hodisa."),
-        en: ("ROLLBACK", "Task and event written in one transaction, then ROLLBACK: 0 tasks, 0 events."),
-    },
-    PresetText {
-        name: "app-role",
-        uz: ("Faqat INSERT roli", "Ilova roli outboxga faqat yoza oladi: SELECT, UPDATE, DELETE, hatto INSERT … RETURNING ham (u SELECT huquqini talab qiladi) 42501 bilan rad etiladi."),
-        en: ("INSERT-only role", "The app role may only write to the outbox: SELECT, UPDATE, DELETE, and even INSERT … RETURNING (it needs SELECT), are denied with 42501."),
-    },
-    PresetText {
-        name: "dual-write-queue-first",
-        uz: ("Dual write: avval navbat", "API avval hodisani qo'shadi, keyin har i % 10 == 3 da COMMIT'dan oldin o'ladi: 10 ta fantom hodisa."),
-        en: ("Dual write: queue first", "The API adds the event first, then dies before COMMIT at every i % 10 == 3: 10 phantom events."),
-    },
-    PresetText {
-        name: "at-most-once-relay",
-        uz: ("Ko'pi bilan bir marta", "Relay avval belgilab COMMIT qiladi, keyin yuboradi; oradagi o'lim hodisani yo'qotadi."),
-        en: ("At most once", "The relay marks and commits first, publishes after; a death in between loses the event."),
-    },
-    PresetText {
-        name: "worker-no-inbox",
-        uz: ("Inboxsiz worker", "Worker COMMIT'dan keyin, tasdiqdan oldin o'ladi; ish qayta keladi va amal ikki marta bajariladi."),
-        en: ("Worker without inbox", "The worker dies after COMMIT, before acknowledging; the job comes back and the action runs twice."),
-    },
-    PresetText {
-        name: "worker-inbox-own-tx",
-        uz: ("Inbox alohida tranzaksiyada", "Inbox oldin COMMIT bo'ladi, worker amaldan oldin o'ladi; qayta kelgani takror deb tashlanadi, amal umuman bo'lmaydi."),
-        en: ("Inbox in its own transaction", "The inbox commits first, the worker dies before the action; the redelivery is skipped as a duplicate and the action never happens."),
-    },
-    PresetText {
-        name: "worker-action-then-inbox",
-        uz: ("Avval amal, keyin inbox", "Amal COMMIT bo'ladi, worker inboxdan oldin o'ladi; qayta kelganda amal yana bajariladi."),
-        en: ("Action first, inbox after", "The action commits, the worker dies before the inbox row; the redelivery acts again."),
-    },
-    PresetText {
-        name: "worker-external-effect",
-        uz: ("Tashqi ta'sir (email)", "Email tranzaksiyadan tashqarida yuboriladi; worker COMMIT'dan oldin o'lsa, email ikki marta ketadi."),
-        en: ("Outside effect (email)", "The email is sent outside the transaction; if the worker dies before COMMIT, it goes out twice."),
-    },
-    PresetText {
-        name: "worker-external-idempotency-key",
-        uz: ("Tashqi ta'sir + idempotentlik kaliti", "Xizmat hodisa_id ni Idempotency-Key sifatida oladi: email bir marta ketadi."),
-        en: ("Outside effect + idempotency key", "The service takes hodisa_id as its Idempotency-Key: the email goes out once."),
-    },
-    PresetText {
-        name: "queue-down",
-        uz: ("Redis o'chdi", "Redis bir muddat ulanishni rad etadi: relay qo'sha olmaydi, urinishlar o'sadi, hech narsa yo'qolmaydi."),
-        en: ("Redis down", "Redis refuses connections for a while: the relay's adds fail, urinishlar grows, nothing is lost."),
-    },
-    PresetText {
-        name: "queue-hang",
-        uz: ("Redis osilib qoldi", "Redis ulanadi, lekin javob bermaydi: relay tranzaksiyasi ichida kutib qoladi, qator qulflari turadi, partiya tiqiladi; Redis qaytgach hammasi oqadi."),
-        en: ("Redis hangs", "Redis accepts connections but never answers: the relay waits inside its transaction, its row locks stay, the batch is stuck; when Redis answers everything flows."),
-    },
-    PresetText {
-        name: "poison-stall",
-        uz: ("Zaharli hodisalar: tiqilish", "Navbat boshida doim muvaffaqiyatsiz uchta hodisa, partiya 3: har so'rov shu uchtasini oladi, urinishlar cheksiz o'sadi, qolgan 17 tasi tiqiladi."),
-        en: ("Poison events: stall", "Three always-failing events at the head with batch 3: every poll takes the same three, urinishlar grows forever, the other 17 are stuck."),
-    },
-    PresetText {
-        name: "poison-dead-letter",
-        uz: ("Zaharli hodisalar: outbox_olik", "Xuddi shu zaharli hodisalar, lekin 5 urinishdan keyin relay ularni outbox_olik ga ko'chiradi: bosh bo'shaydi, qolgan 17 tasi yuboriladi."),
-        en: ("Poison events: dead letter", "The same poison events, but after 5 attempts the relay moves them to outbox_olik: the head clears and the other 17 are published."),
-    },
-    PresetText {
-        name: "redis-flush",
-        uz: ("Redis ma'lumotni yo'qotdi", "Relay qatorlarni belgilagandan keyin Redis persistensiyasiz qayta turadi: outbox 'tarqatildi' desa ham ishlar yo'q; operator qatorlarni qayta tarqatilmagan qiladi, relay ularni qayta tarqatadi, inbox takrorni yutadi."),
-        en: ("Redis loses its data", "Redis restarts without persistence after the relay marked rows published: the outbox says published but the jobs are gone; the operator un-marks the rows, the relay republishes, the inbox absorbs the overlap."),
-    },
-    PresetText {
-        name: "cdc-relay",
-        uz: ("CDC relay (WAL)", "CDC relay COMMIT tartibida o'qiydi, ROLLBACK'ni hech ko'rmaydi; yuborgach, offsetni saqlashdan oldin o'ladi va bir muddat turmaydi: slot WAL ni ushlab turadi, qayta yuborishni jobId yutadi."),
-        en: ("CDC relay (WAL)", "The CDC relay reads commits in order and never sees a rollback; it dies after publishing, before saving its offset, and stays down a while: the slot keeps the WAL, jobId absorbs the republish."),
-    },
-    PresetText {
-        name: "high-water-relay",
-        uz: ("High-water-mark relay", "WHERE id > last_id: sekin tranzaksiya id'ni erta oladi, belgi o'tib ketgach COMMIT qiladi, hodisasi hech qachon o'qilmaydi: butunlay yo'qoladi."),
-        en: ("High-water-mark relay", "WHERE id > last_id: a slow transaction takes its id early and commits after the mark has passed it; its event is never read, lost for good."),
-    },
-    PresetText {
-        name: "high-water-lesson-poll",
-        uz: ("Darsdagi so'rov bilan", "Xuddi shu sekin tranzaksiya, lekin WHERE tarqatilgan_vaqt IS NULL: kech qator keyingi so'rovda olinadi, tartibi o'zgaradi, lekin yo'qolmaydi."),
-        en: ("With the lesson's poll", "The same slow transaction with WHERE tarqatilgan_vaqt IS NULL: the late row is taken by the next poll, out of order but not lost."),
-    },
-    PresetText {
-        name: "cleaner-by-age",
-        uz: ("Noto'g'ri tozalovchi", "tarqatilgan_vaqt filtrisiz tozalovchi (1 kun saqlash), relay 4 kun ishlamaydi: tarqatilmagan qatorlar o'chiriladi, hamma hodisa yo'qoladi."),
-        en: ("A broken cleaner", "A cleaner without the tarqatilgan_vaqt filter (1-day retention) while the relay is down 4 days: it deletes unpublished rows, every event is lost."),
-    },
-    PresetText {
-        name: "cleaner-published-only",
-        uz: ("Darsdagi outboxTozala", "Faqat tarqatilgan qatorlarni o'chiradigan tozalovchi (1 kun), relay 4 kun ishlamaydi: tarqatilmaganlarga tegmaydi, hech narsa yo'qolmaydi."),
-        en: ("The lesson's outboxTozala", "A cleaner that deletes only published rows (1 day) while the relay is down 4 days: unpublished rows are untouched, nothing is lost."),
-    },
-    PresetText {
-        name: "inbox-retention",
-        uz: ("Qisqa inbox saqlash", "Inbox qatorlari 1 kun saqlanadi, relay esa 5 kun ishlamaydi: qayta yuborilgan hodisalarni inbox endi tanimaydi, har amal ikki marta bajariladi."),
-        en: ("Short inbox retention", "Inbox rows are kept 1 day but the relay is down 5 days: the inbox no longer knows the republished events, every action runs twice."),
-    },
-    PresetText {
-        name: "client-retry",
-        uz: ("Mijoz qayta urinadi", "API COMMIT qiladi va javobdan oldin o'ladi; mijoz idempotentlik kalitisiz qayta yuboradi: ikkinchi vazifa va yangi hodisa_id, amal ikki marta."),
-        en: ("The client retries", "The API commits, then dies before answering; the client retries without an idempotency key: a second task and a new hodisa_id, acted on twice."),
-    },
-    PresetText {
-        name: "client-retry-idempotency-key",
-        uz: ("Qayta urinish + kalit", "Xuddi shu yo'qolgan javob, lekin API mijoz kalitini tranzaksiyada saqlaydi: qayta urinish hech narsa yozmaydi va birinchi natijani oladi."),
-        en: ("Retry with a key", "The same lost answer, but the API stores the client's key in its transaction: the retry writes nothing and gets the first result."),
-    },
-    PresetText {
-        name: "ordering-retry",
-        uz: ("Tartib buzilishi", "Har vazifaning ikki hodisasi: yaratildi, keyin bajarildi; birinchisini yuborish bir marta muvaffaqiyatsiz, qayta urinish undan keyin keladi: iste'molchi teskari tartibni ko'radi."),
-        en: ("Out of order", "Each task has two events, created then completed; the first fails once and its retry arrives after the second: the consumer sees them out of order."),
-    },
-    PresetText {
-        name: "relay-lag",
-        uz: ("Relay orqada qoladi", "Har so'rovda bitta qator yuboradigan relay tezroq yozuvchilar ortida: eng eski tarqatilmagan qatorning yoshi o'sib boradi."),
-        en: ("The relay lags", "A relay that publishes one row per poll behind faster writers: the age of the oldest unpublished row keeps growing."),
-    },
-    PresetText {
-        name: "two-copies-at-once",
-        uz: ("Ikki nusxa bir vaqtda", "Qulfsiz va jobIdsiz ikki relay har hodisaga ikki ish qo'yadi; ikki worker ikkalasini birga oladi: ikkinchi INSERT … ON CONFLICT birinchisini kutadi va hech narsa qilmaydi."),
-        en: ("Two copies at once", "Two relays without locks or jobId put two jobs per event; two workers take both at once: the second INSERT … ON CONFLICT waits for the first, then does nothing."),
-    },
-];
+/// The model's preset names, in its order (the picker's options), computed once.
+pub fn preset_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        outbox_model::presets()
+            .into_iter()
+            .map(|s| s.name)
+            .collect()
+    })
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_model_preset_has_words_in_both_languages() {
+    fn every_model_preset_has_words_in_every_language() {
         for s in outbox_model::presets() {
-            let p = preset_text(&s.name)
-                .unwrap_or_else(|| panic!("preset {} has no words in src/words.rs", s.name));
+            let p = preset_text(&s.name).unwrap_or_else(|| {
+                panic!("preset {} has no title and summary keys in i18n/", s.name)
+            });
             for lang in Lang::ALL {
                 assert!(!p.title(lang).trim().is_empty(), "{} title", s.name);
                 assert!(!p.summary(lang).trim().is_empty(), "{} summary", s.name);

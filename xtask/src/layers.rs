@@ -8,7 +8,7 @@ use crate::pg::TempPostgres;
 use crate::proc::{self, run_visible, ChildGuard, Result};
 use crate::redis::TempRedis;
 use crate::setup::{self, Scope, CHROMEDRIVER, CHROMIUM};
-use crate::static_server::StaticServer;
+use crate::static_server::{self, StaticServer};
 use crate::{size, Ctx};
 
 #[derive(Default)]
@@ -152,7 +152,8 @@ fn native(ctx: &Ctx, _: &mut State) -> Result<bool> {
 }
 
 /// Layer 3: wasm-bindgen-test in headless Chromium (runner set in .cargo/config.toml,
-/// browser flags in webdriver.json).
+/// browser flags in webdriver.json). `embed-langs` compiles English and Russian into the
+/// test wasm: the page fetches them from `dist/`, which a component test has not got.
 fn components(ctx: &Ctx, _: &mut State) -> Result<bool> {
     run_visible(
         ctx.cargo()
@@ -162,6 +163,8 @@ fn components(ctx: &Ctx, _: &mut State) -> Result<bool> {
                 "wasm32-unknown-unknown",
                 "-p",
                 "outbox-playground",
+                "--features",
+                "embed-langs",
             ])
             .env("CHROMEDRIVER", CHROMEDRIVER)
             .env_remove("GECKODRIVER")
@@ -169,7 +172,8 @@ fn components(ctx: &Ctx, _: &mut State) -> Result<bool> {
     )
 }
 
-/// Layer 4: the release build served on 127.0.0.1, driven through chromedriver.
+/// Layer 4: the release build served on 127.0.0.1, driven through chromedriver; then a
+/// part of it again with dist/ served under `/outbox/` (as on GitHub Pages).
 fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
     if !run_visible(Command::new("trunk").current_dir(&ctx.root).args([
         "build",
@@ -179,10 +183,13 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
         return Ok(false);
     }
     state.release_built = true;
+    let dist = ctx.root.join("dist");
+    // The offline test's "new deployment": this build with one change (tests/ship.rs).
+    let next = ctx.tools.join("dist-next");
+    crate::post_build::next_build_for_tests(&dist, &next)?;
 
     // Guards: dropped in reverse order (driver, then server) on every path out.
-    let server =
-        StaticServer::start(ctx.root.join("dist")).map_err(proc::io_ctx("static server"))?;
+    let server = StaticServer::start(dist.clone()).map_err(proc::io_ctx("static server"))?;
     println!("serving dist/ on {}", server.url());
     let port = proc::free_port()?;
     let mut driver = ChildGuard::spawn(
@@ -192,38 +199,75 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
     )?;
     proc::wait_for_port(port, Duration::from_secs(30), Some(driver.child()))?;
     println!("chromedriver on 127.0.0.1:{port}");
-    // The end-to-end tests, then the page benchmark (frame time, DOM size, first paint)
-    // against the same build, server and driver.
-    let ok = run_visible(
-        ctx.cargo()
-            .args([
-                "test",
-                "-p",
-                "outbox-playground",
-                "--features",
-                "integration",
-                "--no-fail-fast",
-                "--test",
-                "e2e",
-                "--test",
-                "lesson",
-                "--test",
-                "proof",
-                "--test",
-                "hostile",
-                "--bench",
-                "page",
-            ])
-            .env("OUTBOX_E2E_URL", server.url())
-            .env("OUTBOX_WEBDRIVER_URL", format!("http://127.0.0.1:{port}"))
-            .env("OUTBOX_CHROMIUM", CHROMIUM)
-            .env("OUTBOX_AXE_JS", setup::axe_js(ctx)),
-    )?;
+    let webdriver = format!("http://127.0.0.1:{port}");
+    let cargo_test = |page: &str, targets: &[String]| {
+        run_visible(
+            ctx.cargo()
+                .args([
+                    "test",
+                    "-p",
+                    "outbox-playground",
+                    "--features",
+                    "integration",
+                    "--no-fail-fast",
+                ])
+                .args(targets)
+                .env("OUTBOX_E2E_URL", page)
+                .env("OUTBOX_WEBDRIVER_URL", &webdriver)
+                .env("OUTBOX_CHROMIUM", CHROMIUM)
+                .env("OUTBOX_AXE_JS", setup::axe_js(ctx))
+                .env("OUTBOX_DIST", &dist)
+                .env("OUTBOX_DIST_NEXT", &next)
+                .env("OUTBOX_LIGHTHOUSE", setup::lighthouse_cli(ctx)),
+        )
+    };
+    // The end-to-end tests, then the page benchmarks (frame time, DOM size, first paint;
+    // Lighthouse's budgets) against the same build, server and driver.
+    let ok = cargo_test(&server.url(), &e2e_targets())?;
     let shot = ctx.root.join("tests/screenshots/e2e-en.png");
     if ok && shot.exists() {
         println!("screenshot: {}", shot.display());
     }
-    Ok(ok)
+    let sub = StaticServer::start_with(dist.clone(), subpath_options())
+        .map_err(proc::io_ctx("static server"))?;
+    println!("\nthe same build under a path: {}", sub.url());
+    let sub_ok = cargo_test(&sub.url(), &subpath_targets())?;
+    Ok(ok && sub_ok)
+}
+
+/// dist/ under `/outbox/`, with its precompressed files, like a school's static host.
+fn subpath_options() -> static_server::Options {
+    static_server::Options {
+        prefix: "/outbox/".into(),
+        precompressed: true,
+        ..Default::default()
+    }
+}
+
+/// Under a path: the page loads, plays the canon, opens a shared link, switches language,
+/// and its head, manifest and speaker-notes window resolve (#18's subpath test).
+fn subpath_targets() -> Vec<String> {
+    let filters = ["language_switch", "canon_runs", "a_shared_link", "any_path"];
+    ["--test", "e2e", "--test", "ship", "--"]
+        .into_iter()
+        .chain(filters)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The end-to-end targets: all of them, or, while working on one part of the page, the
+/// cargo arguments in `OUTBOX_E2E_ARGS` (e.g. `--test lesson -- step_5`), so a developer
+/// gets the same build, server and driver without the ten-minute whole layer.
+fn e2e_targets() -> Vec<String> {
+    if let Ok(only) = std::env::var("OUTBOX_E2E_ARGS") {
+        return only.split_whitespace().map(str::to_owned).collect();
+    }
+    ["e2e", "lesson", "proof", "hostile", "stage", "ship"]
+        .iter()
+        .flat_map(|t| ["--test", t])
+        .chain(["--bench", "page", "--bench", "lighthouse"])
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The test targets that need `OUTBOX_PG_URL` (each `required-features = ["integration"]`

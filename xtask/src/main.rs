@@ -5,17 +5,26 @@
 //! - `cargo xtask test`: set up everything, run every test layer, print a size report, and
 //!   close with `N passed, N failed` (counting layers).
 //! - `cargo xtask test-layer KEY`: set up everything, then one layer (`redis`, say).
+//! - `cargo xtask serve-release [--port N] [--prefix /outbox/] [--no-build]`: the release build, served
+//!   with its precompressed files on every interface, for a classroom's local network.
+//! - `cargo xtask build-release`: the same build, nothing served (GitHub Pages' workflow).
+//! - `cargo xtask css` / `cargo xtask post-build`: Trunk's pre_build / post_build hooks.
 //!
-//! Std only, except two pure-Rust compressors for the size report.
+//! Std only, except pure-Rust compressors and sha256 (the size report, the post-build step).
 
+mod csp;
 mod css;
+mod icons;
 mod layers;
 mod pg;
+mod post_build;
 mod proc;
 mod redis;
+mod serve_release;
 mod setup;
 mod size;
 mod static_server;
+mod sw;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -56,7 +65,14 @@ const USAGE: &str = "usage:
   cargo xtask serve [TRUNK_ARGS...]   set up, then serve the playground on http://127.0.0.1:8080
   cargo xtask test                    set up, then run every test layer and report sizes
   cargo xtask setup                   only the set-up (what `test` does first)
+  cargo xtask serve-release [--port N] [--prefix /outbox/] [--no-build]
+                                      build the release page and serve it (brotli/gzip) on
+                                      every interface, printing the addresses for students
+  cargo xtask build-release           set up the build tools, then only build the release page
+                                      into dist/ (what the GitHub Pages workflow publishes)
   cargo xtask css                     join style/ into generated/app.css (Trunk's pre_build hook)
+  cargo xtask post-build              finish Trunk's staging folder: icons, manifest, CSP,
+                                      service worker, .br/.gz (Trunk's post_build hook)
   cargo xtask test-layer KEY          set up, then one layer (lint, native, components, e2e,
                                       postgres, redis, size)";
 
@@ -84,6 +100,21 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("post-build") if rest.is_empty() => match post_build::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("post-build: {err}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("serve-release") => serve_release::run(&ctx, &rest),
+        Some("build-release") if rest.is_empty() => {
+            if serve_release::build_release(&ctx) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

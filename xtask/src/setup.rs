@@ -16,6 +16,8 @@ pub const BINARYEN_NPM: &str = "binaryen@132.0.0";
 pub const WASM_OPT_VERSION: &str = "132";
 /// The accessibility checker the end-to-end layer injects into the page.
 pub const AXE_NPM: &str = "axe-core@4.14.1";
+/// The page's user-facing budgets (#18): Lighthouse, run by benches/lighthouse.rs.
+pub const LIGHTHOUSE_NPM: &str = "lighthouse@12.2.3";
 /// The queue truth suite's BullMQ and its Redis client. The lesson used bullmq 6.3.19,
 /// which npm no longer serves; 6.3.16 is the nearest in that line. ioredis 5.11.1 is the
 /// one bullmq 6.3.16 was built and tested with (its devDependency; a peer dependency).
@@ -44,6 +46,9 @@ pub fn run(ctx: &Ctx, scope: Scope) -> Result<()> {
     if scope == Scope::Test {
         stage("chromium + chromedriver", || chromium(ctx))?;
         stage(&format!("axe-core (npm {AXE_NPM})"), || axe_core(ctx))?;
+        stage(&format!("lighthouse (npm {LIGHTHOUSE_NPM})"), || {
+            lighthouse(ctx)
+        })?;
         stage("postgresql server", || postgresql(ctx))?;
         stage("redis-server", || redis_server(ctx))?;
         stage("bullmq + ioredis (npm)", || bullmq(ctx))?;
@@ -270,6 +275,28 @@ fn axe_core(ctx: &Ctx) -> Result<String> {
         Err(format!(
             "{} is missing after npm install",
             axe_js(ctx).display()
+        ))
+    }
+}
+
+/// Lighthouse's command-line entry (what benches/lighthouse.rs runs with node).
+pub fn lighthouse_cli(ctx: &Ctx) -> PathBuf {
+    ctx.tools.join("node_modules/lighthouse/cli/index.js")
+}
+
+fn lighthouse(ctx: &Ctx) -> Result<String> {
+    let (name, version) = LIGHTHOUSE_NPM.rsplit_once('@').expect("name@version");
+    let ok = || lighthouse_cli(ctx).exists() && npm_version(ctx, name).as_deref() == Some(version);
+    if ok() {
+        return Ok("already installed".into());
+    }
+    npm_install(ctx, &[LIGHTHOUSE_NPM], "lighthouse")?;
+    if ok() {
+        Ok("installed".into())
+    } else {
+        Err(format!(
+            "lighthouse {:?} after npm install",
+            npm_version(ctx, name)
         ))
     }
 }

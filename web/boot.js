@@ -1,0 +1,127 @@
+// The boot shell's script: Trunk's `data-initializer` (index.html) for the wasm download.
+// Trunk calls these hooks around fetching and starting the wasm; this module also picks
+// the shell's language, registers the service worker and carries the "update" offer
+// between the worker and the app (the app's UpdateOffer component).
+//
+// No inline script and no eval: the page's Content-Security-Policy allows neither.
+
+// The page's language, chosen as the app chooses it (src/lib.rs `start_lang`): `?lang=`,
+// else the saved choice, else the first of the browser's languages the page speaks.
+const CODES = ["uz", "en", "ru"];
+function pageLang() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (CODES.includes(asked)) return asked;
+  try {
+    const saved = JSON.parse(localStorage.getItem("outbox-playground/v1/settings") || "null");
+    if (saved && CODES.includes(saved.lang)) return saved.lang;
+  } catch (_) {
+    // Unreadable settings: the app reports them; the shell just speaks Uzbek.
+  }
+  for (const tag of navigator.languages || []) {
+    const code = String(tag).toLowerCase().split("-")[0];
+    if (CODES.includes(code)) return code;
+  }
+  return "uz";
+}
+
+// The shell and the head speak the page's language before the app does: Uzbek is written
+// in index.html, another language in each element's data-<code> (data-<code>-label for
+// the progress bar's name).
+function localize() {
+  const lang = pageLang();
+  if (lang === "uz") return;
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll(`[data-${lang}]`)) {
+    if (el.tagName === "META") el.content = el.dataset[lang];
+    else el.textContent = el.dataset[lang];
+  }
+  const bar = document.getElementById("boot-progress");
+  if (bar) bar.setAttribute("aria-label", bar.dataset[`${lang}Label`]);
+}
+
+function showFailure(reason) {
+  console.warn("outbox playground: the page could not start", reason);
+  const failed = document.getElementById("boot-failed");
+  const bar = document.getElementById("boot-progress");
+  if (failed) failed.hidden = false;
+  if (bar) bar.hidden = true;
+}
+
+// The service worker (sw.js, generated from the build: `cargo xtask post-build`). A new
+// deployment installs a new worker that waits; the app offers «Yangilash» / "Update"
+// (event `outbox-update-ready`) and answers with `outbox-update-apply`; the worker then
+// takes over and the page reloads once. Closing every tab takes it on the next load.
+function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  // Reload only when the user asked for the update: on a first visit the new worker also
+  // takes control (clients.claim), and that must not reload the page under the user.
+  let asked = false;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (!asked) return;
+    asked = false;
+    location.reload();
+  });
+  navigator.serviceWorker.register("sw.js").then((reg) => {
+    const offer = () => {
+      document.documentElement.setAttribute("data-outbox-update", "ready");
+      window.dispatchEvent(new Event("outbox-update-ready"));
+    };
+    window.addEventListener("outbox-update-apply", () => {
+      if (!reg.waiting) return;
+      asked = true;
+      reg.waiting.postMessage("skip-waiting");
+    });
+    // An update may already be installing or waiting when this runs (the browser checks
+    // on navigation, before the wasm has started): follow those too, not only new ones.
+    const follow = (worker) => {
+      if (!worker) return;
+      const check = () => {
+        // "installed" with a controller: an update waits (without one: a first install).
+        if (worker.state === "installed" && navigator.serviceWorker.controller) offer();
+      };
+      check();
+      worker.addEventListener("statechange", check);
+    };
+    follow(reg.waiting);
+    follow(reg.installing);
+    reg.addEventListener("updatefound", () => follow(reg.installing));
+  }, (err) => console.warn("outbox playground: no service worker", err));
+}
+
+// A download that breaks half way rejects inside Trunk's loader without reaching
+// onFailure (its stream reader has no catch): any unhandled rejection before the app has
+// mounted (the shell is still there) means the page will not start.
+window.addEventListener("unhandledrejection", (event) => {
+  if (document.getElementById("boot")) showFailure(event.reason);
+});
+
+// Trunk's loader imports this module and runs only after it has been evaluated, so this
+// top-level wait holds the wasm download back until the shell has been painted once.
+// Why: a download in flight before the first paint is counted into the largest paint by
+// Lighthouse's simulation (its LCP was 2.85 s with the shell painted at 0.09 s); the
+// shell is the first thing a learner reads anyway. A tab that paints no frames (opened in
+// the background) goes on after 100 ms instead of waiting to be shown.
+localize();
+await new Promise((painted) => {
+  const go = () => setTimeout(painted, 0);
+  requestAnimationFrame(go);
+  setTimeout(painted, 100);
+});
+
+export default function initializer() {
+  const bar = document.getElementById("boot-progress");
+  return {
+    onStart() {
+      if (bar) bar.removeAttribute("value");
+    },
+    onProgress({ current, total }) {
+      if (bar && total > 0) bar.value = Math.min(current / total, 1);
+    },
+    onSuccess() {
+      registerWorker();
+    },
+    onFailure(reason) {
+      showFailure(reason);
+    },
+  };
+}

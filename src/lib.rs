@@ -11,24 +11,40 @@ pub mod lesson;
 pub mod playground;
 pub mod proof;
 pub mod run;
+pub mod update_offer;
 
 use leptos::either::Either;
 use leptos::prelude::*;
 
+use crate::browser::languages;
 use crate::browser::url::url_param;
 use crate::header::Header;
 use crate::i18n::{provide_i18n, Lang};
 use crate::lesson::speaker_notes::SpeakerNotes;
 use crate::playground::Playground;
+use crate::update_offer::UpdateOffer;
+
+/// The language the page opens in: `?lang=ru` first, then the saved choice (which
+/// `restore_settings` keeps in step), then the browser's preferred languages, Uzbek
+/// otherwise. main.rs fetches its texts before mounting, so the first paint is in it.
+pub fn start_lang() -> Lang {
+    // Read, not loaded: corrupt settings are reported and set aside by `restore_settings`.
+    let saved = || {
+        let text = crate::browser::storage::get(crate::browser::storage::SETTINGS_KEY)?;
+        let settings: crate::browser::storage::Settings = serde_json::from_str(&text).ok()?;
+        Lang::from_code(&settings.lang)
+    };
+    url_param("lang")
+        .and_then(|c| Lang::from_code(&c))
+        .or_else(saved)
+        .or_else(languages::preferred)
+        .unwrap_or_default()
+}
 
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    // `?lang=en` chooses the language (over the saved one).
-    let lang = url_param("lang")
-        .and_then(|c| Lang::from_code(&c))
-        .unwrap_or_default();
-    let i18n = provide_i18n(lang);
+    let i18n = provide_i18n(start_lang());
 
     // Keep `<html lang>` in step with the switch (screen readers, hyphenation).
     Effect::new(move |_| {
@@ -47,6 +63,7 @@ pub fn App() -> impl IntoView {
     // wasm32 ("failed to get bitcode from object file for LTO").
     Either::Right(view! {
         <div class="app">
+            <UpdateOffer/>
             <Header/>
             <main class="stage" data-testid="stage">
                 <Playground/>

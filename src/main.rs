@@ -1,12 +1,30 @@
-use outbox_playground::{error_panel, App};
+//! The entry point: the panic panel, a reset when asked, the start language's texts, then
+//! the app.
+
+use outbox_playground::browser::lang_file;
+use outbox_playground::{error_panel, start_lang, App};
+
+/// The page's allocator counts what it holds, for the page bench's soak (`peak_bytes`).
+#[global_allocator]
+static ALLOCATOR: outbox_playground::browser::peak_bytes::Counting =
+    outbox_playground::browser::peak_bytes::Counting;
 
 fn main() {
     error_panel::install();
     // Before anything saved is read: the panic panel's "reset saved state" asks for it.
     error_panel::reset_if_asked();
-    // The static shell from index.html has done its job: the app draws its own header.
-    if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
-        boot.remove();
-    }
-    leptos::mount::mount_to_body(App);
+    // English or Russian is a file of its own: fetch it first (the shell from index.html
+    // stays up meanwhile), so the first paint is in the page's language. A failure mounts
+    // the page in Uzbek, which says so (`provide_i18n`).
+    wasm_bindgen_futures::spawn_local(async {
+        if let Err(why) = lang_file::load(start_lang()).await {
+            leptos::logging::warn!("language file: {why}");
+        }
+        // The static shell has done its job: the app draws its own header.
+        if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
+            boot.remove();
+        }
+        outbox_playground::browser::expose_wasm_memory();
+        leptos::mount::mount_to_body(App);
+    });
 }

@@ -7,8 +7,8 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use outbox_model::{preset, Action, Step};
 use outbox_playground::browser::storage;
-use outbox_playground::i18n::words::PRESETS;
 use outbox_playground::i18n::{provide_i18n, t, Key, Lang};
+use outbox_playground::lesson::schema_panel::SchemaPanel;
 use outbox_playground::playground::counters::CountersPanel;
 use outbox_playground::playground::ctl::Ctl;
 use outbox_playground::playground::pipeline::process_card::ProcessCard;
@@ -207,35 +207,28 @@ async fn a_kill_control_dispatches_the_right_action() {
     assert!(ctl.sim.with_value(|s| s.world.procs()[1].alive));
 }
 
+/// The Uzbek labels on the page that cannot be part of an English or Russian text: each
+/// must be gone after a switch to English or Russian (the presets' titles are keys too).
+fn distinct_uzbek_labels() -> Vec<&'static str> {
+    let others: Vec<&str> = Key::ALL
+        .iter()
+        .flat_map(|k| [t(Lang::En, *k), t(Lang::Ru, *k)])
+        .collect();
+    Key::ALL
+        .iter()
+        .map(|k| t(Lang::Uz, *k))
+        .filter(|uz| uz.chars().count() >= 4 && !uz.contains('{'))
+        .filter(|uz| !others.iter().any(|o| o.contains(uz)))
+        .collect()
+}
+
 #[wasm_bindgen_test]
 async fn the_language_switch_changes_every_label() {
     let host = mount_app();
     settle().await;
     let uz_text = host.text_content().unwrap();
-    // Strings that differ between the languages and cannot be part of an English one.
-    let en_all: Vec<&str> = Key::ALL.iter().map(|k| t(Lang::En, *k)).collect();
-    let distinct = |uz: &str, en: &str| {
-        uz != en
-            && uz.chars().count() >= 4
-            && !uz.contains('{')
-            && !en_all.iter().any(|e| e.contains(uz))
-    };
-    let mut uz_labels: Vec<&str> = Key::ALL
-        .iter()
-        .filter(|k| distinct(t(Lang::Uz, **k), t(Lang::En, **k)))
-        .map(|k| t(Lang::Uz, *k))
-        .collect();
-    // Preset titles that are the same words in both languages ("CDC relay (WAL)") stay.
-    let en_titles: Vec<&str> = PRESETS.iter().map(|p| p.title(Lang::En)).collect();
-    uz_labels.extend(
-        PRESETS
-            .iter()
-            .map(|p| p.title(Lang::Uz))
-            .filter(|uz| !en_all.iter().chain(&en_titles).any(|e| e.contains(uz))),
-    );
-    let shown: Vec<&str> = uz_labels
-        .iter()
-        .copied()
+    let shown: Vec<&str> = distinct_uzbek_labels()
+        .into_iter()
         .filter(|l| uz_text.contains(l))
         .collect();
     assert!(
@@ -243,19 +236,76 @@ async fn the_language_switch_changes_every_label() {
         "only {} Uzbek labels on the page",
         shown.len()
     );
-
-    by_testid(&host, "lang-en").click();
-    settle().await;
-    let en_text = host.text_content().unwrap();
-    let left: Vec<&str> = shown
-        .iter()
-        .copied()
-        .filter(|l| en_text.contains(l))
-        .collect();
-    assert!(
-        left.is_empty(),
-        "still in Uzbek after switching to English: {left:?}"
-    );
+    // The `embed-langs` feature compiles English and Russian in, so a switch is at once.
+    for lang in [Lang::En, Lang::Ru] {
+        by_testid(&host, &format!("lang-{}", lang.code())).click();
+        settle().await;
+        let text = host.text_content().unwrap();
+        let left: Vec<&str> = shown.iter().copied().filter(|l| text.contains(l)).collect();
+        assert!(
+            left.is_empty(),
+            "still in Uzbek after switching to {}: {left:?}",
+            lang.code()
+        );
+        assert!(
+            text.contains(t(lang, Key::Tagline)),
+            "{} tagline",
+            lang.code()
+        );
+        assert_eq!(
+            document()
+                .document_element()
+                .unwrap()
+                .get_attribute("lang")
+                .as_deref(),
+            Some(lang.code())
+        );
+    }
     by_testid(&host, "lang-uz").click();
     settle().await;
+}
+
+/// The schema tab (§3.1): the lesson's tables and index, and the live row counts of the
+/// outbox table beside its partial index, both read from the model.
+#[wasm_bindgen_test]
+async fn schema_panel_counts_the_table_and_its_partial_index() {
+    let mut sim = Sim::new(preset("canon-outbox").unwrap());
+    // Stop while some committed events still wait for the relay (they are in the index).
+    while sim.world.db().unpublished_len() == 0 || sim.world.db().committed_events() < 20 {
+        assert!(
+            sim.tick(),
+            "the run ended before events waited for the relay"
+        );
+    }
+    let (table_rows, index_rows) = (
+        sim.world.db().committed_events(),
+        sim.world.db().unpublished_len(),
+    );
+    let (host, ctl) = mount_with(sim, || view! { <SchemaPanel/> });
+    settle().await;
+    let create = text(&host, "schema-create");
+    assert!(
+        create.contains("CREATE INDEX outbox_navbat_idx"),
+        "{create}"
+    );
+    assert!(create.contains("CREATE TABLE inbox"), "{create}");
+    assert!(
+        !create.contains("amallar"),
+        "only the lesson's tables: {create}"
+    );
+    let want = t(Lang::Uz, Key::SchemaIndexCount)
+        .replace("{t}", &table_rows.to_string())
+        .replace("{i}", &index_rows.to_string());
+    assert_eq!(text(&host, "schema-index-count"), want);
+    // Played to the end, every event is published: the index is empty, the table is not
+    // (the lesson's canon: 100 tasks, relay publishes 100).
+    while ctl.run_ticks(10_000) {}
+    ctl.changed(true);
+    settle().await;
+    let done = t(Lang::Uz, Key::SchemaIndexCount)
+        .replace("{t}", "100")
+        .replace("{i}", "0");
+    assert_eq!(text(&host, "schema-index-count"), done);
+    let rights = by_testid(&host, "schema-privileges");
+    assert_eq!(rights.query_selector_all("tr").unwrap().length(), 8);
 }

@@ -40,15 +40,91 @@ async fn language_switch_changes_the_page() {
         wait_for_text(&client, "tagline", t(Lang::Uz, Key::Tagline), 10).await?;
         click(&client, "lang-en").await?;
         wait_for_text(&client, "tagline", t(Lang::En, Key::Tagline), 10).await?;
-        let lang = client
-            .find(Locator::Css("html"))
-            .await?
-            .attr("lang")
-            .await?;
+        let lang = html_lang(&client).await?;
         assert_eq!(
             lang.as_deref(),
             Some("en"),
             "<html lang> did not follow the switch"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+/// A first visit (no `?lang=`, nothing saved) opens in the first of the browser's
+/// languages the page has; `?lang=` still wins over it.
+#[tokio::test]
+async fn a_first_visit_follows_the_browsers_languages() {
+    let page = env_url("OUTBOX_E2E_URL");
+    let webdriver = env_url("OUTBOX_WEBDRIVER_URL");
+    let client = connect(&webdriver, 1366, 768, &["--accept-lang=de-DE,en-GB,uz"]).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        wait_for_text(&client, "tagline", t(Lang::En, Key::Tagline), 10).await?;
+        let lang = html_lang(&client).await?;
+        assert_eq!(lang.as_deref(), Some("en"));
+        let uz = format!("{page}?lang=uz");
+        open(&client, &uz).await?;
+        wait_for_text(&client, "tagline", t(Lang::Uz, Key::Tagline), 10).await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// The page's `<html lang>`: the language it says it speaks.
+async fn html_lang(client: &Client) -> Result<Option<String>, fantoccini::error::CmdError> {
+    client.find(Locator::Css("html")).await?.attr("lang").await
+}
+
+/// #21: a browser that prefers Russian (`navigator.languages` = ["ru-RU", "en"]) opens the
+/// page in Russian on a first visit; the texts come from `i18n/ru.json`, fetched.
+#[tokio::test]
+async fn a_browser_that_prefers_russian_opens_in_russian() {
+    let page = env_url("OUTBOX_E2E_URL");
+    let webdriver = env_url("OUTBOX_WEBDRIVER_URL");
+    let client = connect(&webdriver, 1366, 768, &["--accept-lang=ru-RU,en"]).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        wait_for_text(&client, "tagline", t(Lang::Ru, Key::Tagline), 10).await?;
+        let lang = html_lang(&client).await?;
+        assert_eq!(lang.as_deref(), Some("ru"));
+        let pressed = client
+            .find(Locator::Css(&css("lang-ru")))
+            .await?
+            .attr("aria-pressed")
+            .await?;
+        assert_eq!(pressed.as_deref(), Some("true"));
+        Ok(())
+    })
+    .await;
+}
+
+/// #21: a language file that cannot be fetched leaves the page in its language and says
+/// so, in that language (the request is blocked through the DevTools protocol's URL
+/// blocking, so the server stays as it is).
+#[tokio::test]
+async fn a_language_file_that_fails_to_load_keeps_the_page_and_says_so() {
+    let (client, page) = session(1366, 768).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        // Replace fetch for the language file only: the request fails like a dropped
+        // network would.
+        client
+            .execute(
+                "const real = window.fetch;
+                 window.fetch = (url, ...rest) => String(url).includes('i18n/')
+                     ? Promise.reject(new TypeError('offline'))
+                     : real(url, ...rest);",
+                vec![],
+            )
+            .await?;
+        click(&client, "lang-ru").await?;
+        let want =
+            t(Lang::Uz, Key::NoticeLangLoadFailed).replace("{lang}", t(Lang::Uz, Key::LangRuName));
+        wait_for_text(&client, "lang-load-failed", &want, 10).await?;
+        assert_eq!(
+            text_of(&client, "tagline").await?,
+            t(Lang::Uz, Key::Tagline)
         );
         Ok(())
     })
@@ -121,6 +197,64 @@ async fn a_phone_gets_the_whole_page_without_sideways_scrolling() {
             )
             .await?;
         screenshot(&client, "playground-390x844-pipeline.png").await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// #21: Russian on a phone: the longer words wrap inside their cards (no sideways
+/// scrolling), and axe finds no serious or critical violation.
+#[tokio::test]
+async fn russian_on_a_phone_fits_and_passes_axe() {
+    let axe = std::fs::read_to_string(env_url("OUTBOX_AXE_JS")).expect("read axe.min.js");
+    let page = env_url("OUTBOX_E2E_URL");
+    let client = connect_phone(&env_url("OUTBOX_WEBDRIVER_URL"), 390, 844).await;
+    with_session(client, move |client| async move {
+        open(&client, &format!("{page}?lang=ru")).await?;
+        wait_for_text(&client, "tagline", t(Lang::Ru, Key::Tagline), 10).await?;
+        run_preset(&client, "canon-dual-write").await?;
+        client
+            .execute(
+                "document.querySelector('[data-testid=modes]').open = true",
+                vec![],
+            )
+            .await?;
+        let widths = client
+            .execute(
+                "return [window.innerWidth, document.documentElement.scrollWidth]",
+                vec![],
+            )
+            .await?;
+        let (inner, scroll) = (
+            widths[0].as_u64().unwrap_or(0),
+            widths[1].as_u64().unwrap_or(0),
+        );
+        assert!(
+            scroll <= inner,
+            "in Russian the page is {scroll} px wide on a {inner} px screen"
+        );
+        screenshot(&client, "playground-ru-390x844.png").await?;
+        client
+            .execute(
+                "document.querySelector('[data-testid=pipeline]').scrollIntoView()",
+                vec![],
+            )
+            .await?;
+        screenshot(&client, "playground-ru-390x844-pipeline.png").await?;
+        client.execute(&axe, vec![]).await?;
+        let result = client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 axe.run(document, { resultTypes: ['violations'] })
+                    .then(r => done(JSON.stringify(r.violations
+                        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                        .map(v => ({ id: v.id, target: v.nodes.slice(0, 3).map(n => n.target.join(' ')) })))))
+                    .catch(e => done('error: ' + e));",
+                vec![],
+            )
+            .await?;
+        let text = result.as_str().unwrap_or_default().to_string();
+        assert_eq!(text, "[]", "axe in Russian at 390 px");
         Ok(())
     })
     .await;
@@ -274,9 +408,16 @@ async fn axe_finds_no_serious_or_critical_violations() {
             )
             .await?;
         set_value(&client, "life-event", "1").await?;
-        for lang in ["uz", "en"] {
+        for lang in ["uz", "en", "ru"] {
             click(&client, &format!("lang-{lang}")).await?;
+            // Russian is fetched on demand: wait until the page has switched.
+            let code = Lang::from_code(lang).expect("a language of the page");
+            wait_for_text(&client, "tagline", t(code, Key::Tagline), 10).await?;
             tokio::time::sleep(Duration::from_millis(200)).await;
+            if lang == "ru" {
+                // #21: long Russian words must stay inside their cards.
+                screenshot(&client, "playground-ru-1920x1080.png").await?;
+            }
             client.execute(&axe, vec![]).await?;
             let result = client
                 .execute_async(

@@ -1,10 +1,39 @@
 //! The browser's services the page uses, each behind a small Rust API so components do
 //! not touch `web_sys` for them: the address, the keyboard, localStorage, animation
-//! frames and slicing long work into frames or tasks, and BroadcastChannel.
+//! frames and slicing long work into frames or tasks, BroadcastChannel, the
+//! preferred languages, and fetching a language's texts.
 
 pub mod broadcast;
 pub mod frames;
 pub mod keys;
+pub mod lang_file;
+pub mod languages;
+pub mod peak_bytes;
 pub mod raf;
 pub mod storage;
 pub mod url;
+
+/// Puts the module's `WebAssembly.Memory` on `window.__outboxWasmMemory`, so the page
+/// bench's soak can read the wasm heap's size (`buffer.byteLength`) beside the JS heap;
+/// Trunk's loader keeps the instance to itself. Also `window.__outboxPeakBytes()`: the
+/// most bytes the Rust code held since the last call ([`peak_bytes`]). Read-only use;
+/// nothing in the page reads them.
+pub fn expose_wasm_memory() {
+    if let Some(w) = web_sys::window() {
+        let _ = web_sys::js_sys::Reflect::set(
+            &w,
+            &wasm_bindgen::JsValue::from_str("__outboxWasmMemory"),
+            &wasm_bindgen::memory(),
+        );
+        let peak = wasm_bindgen::closure::Closure::<dyn Fn() -> f64>::new(|| {
+            peak_bytes::take_peak_bytes() as f64
+        });
+        let _ = web_sys::js_sys::Reflect::set(
+            &w,
+            &wasm_bindgen::JsValue::from_str("__outboxPeakBytes"),
+            peak.as_ref(),
+        );
+        // The page's lifetime: the window keeps the function.
+        peak.forget();
+    }
+}

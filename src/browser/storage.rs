@@ -8,6 +8,8 @@
 //! a saved run that panics the page is found there on the next load, instead of
 //! panicking every reload.
 
+use crate::i18n::{Key, Reason};
+
 /// Bump the version when [`crate::run::sim::Run`] changes incompatibly.
 pub const KEY: &str = "outbox-playground/v1/run";
 /// Every key of the page starts with this ("reset saved state" clears them all).
@@ -38,20 +40,27 @@ pub fn get(key: &str) -> Option<String> {
     storage()?.get_item(key).ok().flatten()
 }
 
-/// Writes `value` under `key`; Err with the browser's reason (a full quota, a blocked or
-/// missing storage).
-pub fn set(key: &str, value: &str) -> Result<(), String> {
-    let s = storage().ok_or_else(|| "localStorage is not available".to_string())?;
-    s.set_item(key, value).map_err(|e| {
-        dom_message(&e).unwrap_or_else(|| "localStorage refused the write".to_string())
-    })
+/// Writes `value` under `key`; Err with the reason (a full quota, a blocked or missing
+/// storage).
+pub fn set(key: &str, value: &str) -> Result<(), Reason> {
+    let s = storage().ok_or_else(|| Reason::new(Key::ReasonStorageMissing))?;
+    s.set_item(key, value).map_err(|e| refusal(&e))
 }
 
-/// A DOMException's name and message (what "quota exceeded" says).
-fn dom_message(e: &wasm_bindgen::JsValue) -> Option<String> {
+/// Why the browser refused a write: a full quota in words, anything else by its
+/// DOMException's name (the browser's message is in the browser's language, not the
+/// page's).
+fn refusal(e: &wasm_bindgen::JsValue) -> Reason {
     use wasm_bindgen::JsCast;
-    let d = e.dyn_ref::<web_sys::DomException>()?;
-    Some(format!("{}: {}", d.name(), d.message()))
+    let name = e
+        .dyn_ref::<web_sys::DomException>()
+        .map(|d| d.name())
+        .unwrap_or_default();
+    if name == "QuotaExceededError" {
+        Reason::new(Key::ReasonStorageFull)
+    } else {
+        Reason::new(Key::ReasonStorageRefused).arg("data", name)
+    }
 }
 
 pub fn remove(key: &str) {
@@ -80,7 +89,7 @@ pub fn load() -> Option<String> {
     get(KEY).or_else(|| get(&pending_key(KEY)))
 }
 
-pub fn save(json: &str) -> Result<(), String> {
+pub fn save(json: &str) -> Result<(), Reason> {
     set(KEY, json)
 }
 
@@ -109,18 +118,18 @@ pub struct Settings {
 
 /// The saved settings: None when there are none, Err with the reason when they are
 /// corrupt (then kept under the corrupt key, not half-read).
-pub fn load_settings() -> Option<Result<Settings, String>> {
+pub fn load_settings() -> Option<Result<Settings, Reason>> {
     let text = get(SETTINGS_KEY)?;
-    let parsed: Result<Settings, String> =
-        serde_json::from_str(&text).map_err(|e| format!("{e}; {}", corrupt_key(SETTINGS_KEY)));
+    let parsed: Result<Settings, Reason> =
+        serde_json::from_str(&text).map_err(|e| Reason::json(&e));
     if parsed.is_err() {
         quarantine(SETTINGS_KEY, &text);
     }
     Some(parsed)
 }
 
-pub fn save_settings(s: &Settings) -> Result<(), String> {
-    let json = serde_json::to_string(s).map_err(|e| e.to_string())?;
+pub fn save_settings(s: &Settings) -> Result<(), Reason> {
+    let json = serde_json::to_string(s).map_err(|e| Reason::json(&e))?;
     set(SETTINGS_KEY, &json)
 }
 

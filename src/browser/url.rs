@@ -36,3 +36,38 @@ pub fn data_url(text: &str) -> String {
     }
     out
 }
+
+/// Sets (`Some`) or removes (`None`) one query parameter in the address bar, keeping the
+/// others and the fragment. `push` adds a history entry (a chosen details tab: Back
+/// returns to the previous one); otherwise the entry is replaced (presenter mode: a
+/// reload keeps it, Back does not toggle it).
+pub fn set_url_param(name: &str, value: Option<&str>, push: bool) {
+    let Some(w) = web_sys::window() else { return };
+    let loc = w.location();
+    let search = loc.search().unwrap_or_default();
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return;
+    };
+    if params.get(name).as_deref() == value {
+        return;
+    }
+    match value {
+        Some(v) => params.set(name, v),
+        None => params.delete(name),
+    }
+    // URLSearchParams writes a bare flag as `present=`; the page reads both forms.
+    let query = String::from(params.to_string());
+    let path = loc.pathname().unwrap_or_default();
+    let hash = loc.hash().unwrap_or_default();
+    let url = if query.is_empty() {
+        format!("{path}{hash}")
+    } else {
+        format!("{path}?{query}{hash}")
+    };
+    let Ok(h) = w.history() else { return };
+    let _ = if push {
+        h.push_state_with_url(&JsValue::NULL, "", Some(&url))
+    } else {
+        h.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+    };
+}

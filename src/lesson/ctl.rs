@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::browser::storage;
 use crate::i18n::lesson_words::QUIZ;
-use crate::i18n::Key;
+use crate::i18n::{Key, Reason};
 use crate::playground::ctl::{Ctl, Notice};
 
 /// The saved progress, under a versioned key.
@@ -42,45 +42,41 @@ pub struct Prediction {
 }
 
 impl Progress {
-    pub fn from_json(text: &str) -> Result<Progress, String> {
-        let p: Progress = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn from_json(text: &str) -> Result<Progress, Reason> {
+        let p: Progress = serde_json::from_str(text).map_err(|e| Reason::json(&e))?;
         p.check()?;
         Ok(p)
     }
 
     /// Every index and size a saved progress carries, checked before the page uses it:
     /// an answer index out of range used to panic on every reload (issue #26).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Reason> {
+        let out_of_range = |field: &str| Reason::new(Key::ReasonProgressField).arg("field", field);
         const ANSWERS: usize = 3;
         const MAX_TEXT: usize = 1_000;
         if self.step >= STEPS.len() {
-            return Err(format!("step {} does not exist", self.step));
+            return Err(out_of_range("step"));
         }
         if self.quiz.len() > QUIZ.len() {
-            return Err(format!(
-                "quiz: {} answers for {} questions",
-                self.quiz.len(),
-                QUIZ.len()
-            ));
+            return Err(out_of_range("quiz"));
         }
-        if let Some((n, a)) = self
+        if let Some(n) = self
             .quiz
             .iter()
-            .enumerate()
-            .find_map(|(n, a)| a.filter(|a| *a >= ANSWERS).map(|a| (n, a)))
+            .position(|a| a.is_some_and(|a| a >= ANSWERS))
         {
-            return Err(format!("quiz[{n}]: answer {a} does not exist"));
+            return Err(out_of_range(&format!("quiz[{n}]")));
         }
-        if let Some(w) = self.why.filter(|w| *w >= ANSWERS) {
-            return Err(format!("why: answer {w} does not exist"));
+        if self.why.is_some_and(|w| w >= ANSWERS) {
+            return Err(out_of_range("why"));
         }
         if self.blanks.len() > lesson::BLANKS.len()
             || self.blanks.iter().any(|b| b.len() > MAX_TEXT)
         {
-            return Err("blanks: too many or too long".into());
+            return Err(out_of_range("blanks"));
         }
         if self.done.len() > STEPS.len() || self.predictions.len() > STEPS.len() {
-            return Err("done/predictions: more entries than steps".into());
+            return Err(out_of_range("done/predictions"));
         }
         let long = |p: &Prediction| {
             [&p.step, &p.guess, &p.actual]
@@ -88,7 +84,7 @@ impl Progress {
                 .any(|t| t.len() > MAX_TEXT)
         };
         if self.done.iter().any(|d| d.len() > MAX_TEXT) || self.predictions.iter().any(long) {
-            return Err("done/predictions: text too long".into());
+            return Err(out_of_range("done/predictions"));
         }
         Ok(())
     }
@@ -136,20 +132,16 @@ pub enum Predict {
 
 /// The saved progress: None when there is none, Err with the reason when it is corrupt
 /// (then kept under `…/lesson/corrupt`, not deleted and not half-read).
-pub fn load_progress() -> Option<Result<Progress, String>> {
+pub fn load_progress() -> Option<Result<Progress, Reason>> {
     let text = storage::get(PROGRESS_KEY)?;
     let p = Progress::from_json(&text);
-    if let Err(why) = &p {
+    if p.is_err() {
         storage::quarantine(PROGRESS_KEY, &text);
-        return Some(Err(format!(
-            "{why}; {}",
-            storage::corrupt_key(PROGRESS_KEY)
-        )));
     }
     Some(p)
 }
 
-fn save_progress(p: &Progress) -> Result<(), String> {
+fn save_progress(p: &Progress) -> Result<(), Reason> {
     storage::set(PROGRESS_KEY, &p.to_json())
 }
 
@@ -165,8 +157,10 @@ fn keep_saved(ctl: Ctl, progress: RwSignal<Progress>) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Path,
+    Schema,
     Exercises,
     Quiz,
+    RealWork,
 }
 
 #[derive(Clone, Copy)]

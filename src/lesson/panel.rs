@@ -1,22 +1,27 @@
-//! The lesson above the playground: tabs for the guided steps, the exercises and the
-//! quiz; the progress with its reset and its JSON export; presenter mode and the
-//! speaker-notes window.
+//! The lesson beside the stage: tabs for the guided steps, the schema (§3.1), the
+//! exercises, the quiz and "in real work" (§10); the progress with its reset and its JSON
+//! export; presenter mode and the speaker-notes window. The card folds to the step's title
+//! and goal, so a learner can give the stage the room and still see what to do.
 
-use leptos::either::EitherOf3;
+use leptos::either::EitherOf5;
 use leptos::prelude::*;
 use outbox_model::lesson::STEPS;
 
 use crate::browser::url::data_url;
-use crate::i18n::{tr, use_i18n, Key};
+use crate::i18n::{tr, use_i18n, I18n, Key};
 use crate::lesson::ctl::{use_lesson, Tab};
 use crate::lesson::exercises::Exercises;
 use crate::lesson::guided_step::GuidedStep;
 use crate::lesson::quiz::Quiz;
+use crate::lesson::real_work::RealWork;
+use crate::lesson::schema_panel::SchemaPanel;
 
-const TABS: [(Tab, Key, &str); 3] = [
+const TABS: [(Tab, Key, &str); 5] = [
     (Tab::Path, Key::TabPath, "tab-path"),
+    (Tab::Schema, Key::TabSchema, "tab-schema"),
     (Tab::Exercises, Key::TabExercises, "tab-exercises"),
     (Tab::Quiz, Key::TabQuiz, "tab-quiz"),
+    (Tab::RealWork, Key::TabRealWork, "tab-real-work"),
 ];
 
 fn open_notes(lang: &str) {
@@ -27,6 +32,21 @@ fn open_notes(lang: &str) {
         "outbox-notes",
         "popup,width=720,height=600",
     );
+}
+
+/// Folds the card to the step's title, goal and buttons, and unfolds it.
+fn fold_button(folded: RwSignal<bool>, i18n: I18n) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            class="course__fold"
+            data-testid="lesson-fold"
+            aria-expanded=move || (!folded.get()).to_string()
+            on:click=move |_| folded.update(|f| *f = !*f)
+        >
+            {move || i18n.t(if folded.get() { Key::LessonExpand } else { Key::LessonCollapse })}
+        </button>
+    }
 }
 
 #[component]
@@ -42,6 +62,7 @@ pub fn LessonPanel() -> impl IntoView {
             .replace("{m}", &STEPS.len().to_string())
     };
     let export = move || lesson.progress.with(|p| data_url(&p.to_json()));
+    let folded = RwSignal::new(false);
     let tabs = TABS
         .iter()
         .map(|(tab, key, id)| {
@@ -61,9 +82,10 @@ pub fn LessonPanel() -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="course" data-testid="course" aria-labelledby="course-heading">
+        <section class="course" class:course--folded=move || folded.get() data-testid="course" aria-labelledby="course-heading">
             <div class="course__bar">
                 <h2 id="course-heading" class="course__heading">{tr(Key::CourseHeading)}</h2>
+                {fold_button(folded, i18n)}
                 <div class="course__tabs" role="tablist">{tabs}</div>
                 <p class="course__done" data-testid="progress-done">{done}</p>
                 <div class="course__tools">
@@ -90,9 +112,11 @@ pub fn LessonPanel() -> impl IntoView {
                 <p class="course__keys" data-testid="presenter-keys">{tr(Key::PresenterKeys)}</p>
             </Show>
             {move || match lesson.tab.get() {
-                Tab::Path => EitherOf3::A(view! { <GuidedStep/> }),
-                Tab::Exercises => EitherOf3::B(view! { <Exercises/> }),
-                Tab::Quiz => EitherOf3::C(view! { <Quiz/> }),
+                Tab::Path => EitherOf5::A(view! { <GuidedStep/> }),
+                Tab::Schema => EitherOf5::B(view! { <SchemaPanel/> }),
+                Tab::Exercises => EitherOf5::C(view! { <Exercises/> }),
+                Tab::Quiz => EitherOf5::D(view! { <Quiz/> }),
+                Tab::RealWork => EitherOf5::E(view! { <RealWork/> }),
             }}
         </section>
     }

@@ -1,6 +1,7 @@
 //! Presenter mode's plumbing: the clicker keys (PgDn / PgUp move through the steps, 1 2 3
-//! guess, R reveals, Escape leaves), and the BroadcastChannel that keeps a speaker-notes
-//! window on the step the room sees.
+//! guess, R reveals, the number keys otherwise choose a process, P enters and leaves), the
+//! address that follows the mode (`?present`, so a reload keeps it), and the
+//! BroadcastChannel that keeps a speaker-notes window on the step the room sees.
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -83,7 +84,8 @@ impl RateLimit {
 }
 
 /// The keys of the lesson: PgDn/PgUp always, the guess and reveal keys while a guess is
-/// asked for, Escape to leave presenter mode.
+/// asked for (otherwise 1…9 choose a process), P to enter or leave presenter mode. Escape
+/// is not one of them: it closes the topmost dialog only (the help), never the mode.
 pub fn keys(lesson: LessonCtl) {
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
         if page_key_target(&e).is_none() {
@@ -103,11 +105,24 @@ pub fn keys(lesson: LessonCtl) {
             "2" if guessing => lesson.guess(Outcome::Duplicate),
             "3" if guessing => lesson.guess(Outcome::Fine),
             "r" | "R" if guessing => lesson.reveal(),
-            "Escape" => lesson.presenter.set(false),
+            "p" | "P" => lesson.presenter.update(|p| *p = !*p),
+            d @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") => {
+                let n = d.parse::<usize>().unwrap_or(1);
+                lesson.ctl.select_nth(n - 1);
+            }
             _ => {}
         }
     });
     on_cleanup(move || handle.remove());
+}
+
+/// Keeps `?present` in the address while presenter mode is on (replaced, not pushed: Back
+/// leaves the page rather than toggling the mode).
+pub fn follow_in_url(lesson: LessonCtl) {
+    Effect::new(move |_| {
+        let on = lesson.presenter.get();
+        crate::browser::url::set_url_param("present", on.then_some(""), false);
+    });
 }
 
 /// Posts the step and the language whenever either changes, and again when a notes
@@ -160,7 +175,7 @@ mod tests {
         let junk = [
             "hello",
             "x uz",
-            "3 ru",
+            "3 de",
             "",
             " ",
             "3",
@@ -188,6 +203,11 @@ mod tests {
         }
         assert_eq!(parse(&format!("{long} uz")), None);
         assert_eq!(parse(&format!("{} uz", STEPS.len())), None, "out of range");
+        assert_eq!(
+            parse("0 ru"),
+            Some((0, Lang::Ru)),
+            "the notes window follows Russian too"
+        );
         assert_eq!(
             parse(&format!("{} en", STEPS.len() - 1)),
             Some((STEPS.len() - 1, Lang::En))

@@ -8,7 +8,7 @@ use outbox_model::view::{self, ProcView, QueueView, TablesView};
 use outbox_model::{preset, Action, Counters, Scenario};
 
 use crate::browser::storage;
-use crate::i18n::Key;
+use crate::i18n::{Key, Reason};
 use crate::run::link;
 use crate::run::sim::Sim;
 
@@ -18,11 +18,11 @@ pub const DEFAULT_SPEED: usize = 4;
 /// The preset a first visit starts with: the lesson's opening measurement.
 pub const DEFAULT_PRESET: &str = "canon-dual-write";
 
-/// A message above the stage; `why` fills the key's `{why}`.
+/// A message above the stage; `why` fills the key's `{why}`, in the reader's language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
     pub key: Key,
-    pub why: String,
+    pub why: Reason,
     pub error: bool,
     /// Offer the "restore my previous run" button (a link replaced the saved run).
     pub restore: bool,
@@ -34,7 +34,7 @@ pub struct Notice {
 
 impl Notice {
     /// An alert.
-    pub fn error(key: Key, why: String) -> Notice {
+    pub fn error(key: Key, why: impl Into<Reason>) -> Notice {
         Notice {
             error: true,
             ..Notice::info(key, why)
@@ -42,10 +42,10 @@ impl Notice {
     }
 
     /// A polite status.
-    pub fn info(key: Key, why: String) -> Notice {
+    pub fn info(key: Key, why: impl Into<Reason>) -> Notice {
         Notice {
             key,
-            why,
+            why: why.into(),
             error: false,
             restore: false,
             link: None,
@@ -197,14 +197,14 @@ impl Ctl {
     pub fn load(&self, scenario: Scenario) {
         if let Err(e) = Sim::check(&scenario) {
             self.notice
-                .set(Some(Notice::error(Key::NoticeBadScenario, e.to_string())));
+                .set(Some(Notice::error(Key::NoticeBadScenario, e.reason())));
             return;
         }
         let _ = self.replace(Sim::new(scenario));
     }
 
     /// Replaces the run with an already built one; Err when it could not be saved.
-    pub fn replace(&self, sim: Sim) -> Result<(), String> {
+    pub fn replace(&self, sim: Sim) -> Result<(), Reason> {
         self.playing.set(false);
         self.sim.set_value(sim);
         self.share_link.set(None);
@@ -321,13 +321,45 @@ impl Ctl {
         }
     }
 
+    /// Chooses the process `k` arms a kill on by its place on the stage (0-based; the
+    /// number keys): nothing happens past the last one.
+    pub fn select_nth(&self, i: usize) {
+        let name = self
+            .procs
+            .with_untracked(|ps| ps.get(i).map(|p| p.name.clone()));
+        if let Some(name) = name {
+            self.selected_proc.set(name);
+        }
+    }
+
+    /// Moves the choice of process by `delta` places, wrapping (the arrow keys).
+    pub fn select_by(&self, delta: isize) {
+        let (at, n) = self.procs.with_untracked(|ps| {
+            let name = self.selected_proc.get_untracked();
+            (ps.iter().position(|p| p.name == name), ps.len())
+        });
+        if n == 0 {
+            return;
+        }
+        let at = at.map_or(0, |a| a as isize);
+        let next = (at + delta).rem_euclid(n as isize) as usize;
+        self.select_nth(next);
+    }
+
+    /// One speed faster or slower, within the slider's range (the `+` / `-` keys).
+    pub fn speed_by(&self, delta: isize, max: usize) {
+        let now = self.speed.get_untracked() as isize;
+        self.speed
+            .set((now + delta).clamp(0, max as isize) as usize);
+    }
+
     /// The link that reopens this run exactly.
     pub fn link_fragment(&self) -> String {
         self.sim.with_value(|s| link::fragment(&s.to_run()))
     }
 
     /// Reports something saved that could not be read (unless a worse notice is up).
-    pub fn report_bad_saved(&self, why: String) {
+    pub fn report_bad_saved(&self, why: Reason) {
         if self.notice.get_untracked().is_none() {
             self.notice
                 .set(Some(Notice::error(Key::NoticeBadSaved, why)));
@@ -336,7 +368,7 @@ impl Ctl {
 
     /// Keeps the run in localStorage. A full or blocked storage is reported once (the
     /// run is still in its share link); the page goes on without saving.
-    pub fn save(&self) -> Result<(), String> {
+    pub fn save(&self) -> Result<(), Reason> {
         let json = self.sim.with_value(|s| link::to_json(&s.to_run()));
         let saved = storage::save(&json);
         if let Err(why) = &saved {
@@ -346,7 +378,7 @@ impl Ctl {
     }
 
     /// Says once per page load that saving failed (every later step would fail too).
-    pub fn report_save_failed(&self, why: String) {
+    pub fn report_save_failed(&self, why: Reason) {
         if !self.save_failed.get_value() {
             self.save_failed.set_value(true);
             self.notice

@@ -5,11 +5,14 @@ use leptos::prelude::*;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::playground::ctl::use_ctl;
 
-const KEYS: [Key; 8] = [
+const KEYS: [Key; 11] = [
     Key::HelpSpace,
     Key::HelpDot,
     Key::HelpComma,
+    Key::HelpChoose,
     Key::HelpK,
+    Key::HelpSpeed,
+    Key::HelpPresenter,
     Key::HelpQuestion,
     Key::HelpEscape,
     Key::HelpPgKeys,

@@ -6,6 +6,7 @@ pub mod chart;
 pub mod controls;
 pub mod counters;
 pub mod ctl;
+pub mod details;
 pub mod event_log;
 pub mod faults;
 pub mod help;
@@ -28,25 +29,18 @@ use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::LessonCtl;
 use crate::lesson::panel::LessonPanel;
 use crate::lesson::presenter;
-use crate::playground::chart::Chart;
 use crate::playground::controls::Controls;
 use crate::playground::counters::CountersPanel;
 use crate::playground::ctl::{Ctl, DEFAULT_PRESET};
-use crate::playground::event_log::EventLog;
-use crate::playground::faults::Faults;
+use crate::playground::details::DetailsTabs;
 use crate::playground::help::Help;
 use crate::playground::keyboard::keyboard;
-use crate::playground::lifecycle::Lifecycle;
-use crate::playground::modes::Modes;
 use crate::playground::notice_bar::NoticeBar;
 use crate::playground::pipeline::Pipeline;
 use crate::playground::play_loop::play_loop;
-use crate::playground::sequence::Sequence;
 use crate::playground::settings::restore_settings;
-use crate::playground::sql_panel::SqlPanel;
 use crate::playground::startup::{listen_for_links, startup};
 use crate::playground::warm_up::warm_up;
-use crate::proof::page::Proof;
 
 #[component]
 pub fn Playground() -> impl IntoView {
@@ -70,6 +64,7 @@ pub fn Playground() -> impl IntoView {
     if url_param("present").is_some() {
         lesson.presenter.set(true);
     }
+    presenter::follow_in_url(lesson);
     if fresh {
         lesson.go(lesson.step.get_untracked());
     }
@@ -84,24 +79,23 @@ pub fn Playground() -> impl IntoView {
         }
     });
 
+    // The stage (controls, counters, pipeline) and the lesson's card share the first
+    // screen; everything that explains them is in the details tabs below.
     view! {
         <NoticeBar/>
-        <LessonPanel/>
-        <Controls/>
-        <Modes/>
-        <section class="board" aria-label=tr(Key::CountersHeading)>
-            <CountersPanel/>
-            <Chart/>
-        </section>
-        <Pipeline/>
-        <div class="lower">
-            <Faults/>
-            <SqlPanel/>
-            <EventLog/>
-            <Lifecycle/>
+        <div class="stage-grid">
+            <div class="stage-main">
+                <Controls/>
+                <section class="board" aria-label=tr(Key::CountersHeading)>
+                    <CountersPanel/>
+                </section>
+                <Pipeline/>
+            </div>
+            <aside class="stage-side" aria-labelledby="course-heading">
+                <LessonPanel/>
+            </aside>
         </div>
-        <Sequence/>
-        <Proof/>
+        <DetailsTabs/>
         <Help/>
     }
 }

@@ -147,7 +147,7 @@ fn change(ctl: crate::playground::ctl::Ctl, edit: impl FnOnce(&mut Scenario)) {
 #[component]
 pub fn Modes() -> impl IntoView {
     view! {
-        <details class="modes" data-testid="modes">
+        <details class="modes" data-testid="modes" open>
             <summary class="modes__summary">{tr(Key::ModesHeading)}</summary>
             <div class="modes__grid">
                 {choice(

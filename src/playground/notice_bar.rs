@@ -21,7 +21,7 @@ pub fn NoticeBar() -> impl IntoView {
     view! {
         {move || {
             ctl.notice.get().map(|n| {
-                let mut text = i18n.t(n.key).replace("{why}", &n.why);
+                let mut text = i18n.t(n.key).replace("{why}", &n.why.text(i18n.lang()));
                 if let Some(also) = n.also {
                     text.push(' ');
                     text.push_str(&i18n.t(also).replace("{n}", &LONG_LINK.to_string()));

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::browser::storage;
 use crate::browser::url::url_param;
-use crate::i18n::{I18n, Lang};
+use crate::i18n::{I18n, Key, Lang, Reason};
 use crate::playground::ctl::{Ctl, SPEEDS};
 
 /// Brings back the saved language and speed, and keeps them saved from now on. A corrupt
@@ -17,7 +17,7 @@ pub fn restore_settings(ctl: Ctl, i18n: I18n) {
         Some(Ok(s)) if s.speed >= SPEEDS.len() => {
             let text = storage::get(storage::SETTINGS_KEY).unwrap_or_default();
             storage::quarantine(storage::SETTINGS_KEY, &text);
-            ctl.report_bad_saved(format!("speed {} does not exist", s.speed));
+            ctl.report_bad_saved(Reason::new(Key::ReasonSpeedUnknown).arg("n", s.speed));
         }
         Some(Ok(s)) => {
             if let Some(lang) = Lang::from_code(&s.lang).filter(|_| !url_lang) {

@@ -71,8 +71,10 @@ fn open_saved() -> (Sim, Option<Notice>) {
         Err(e) => {
             // Unreadable or from a newer page: kept, not deleted, and not half-read.
             let _ = storage::set(&corrupt_key(KEY), &text);
-            let why = format!("{e}; {}", corrupt_key(KEY));
-            (default_sim(), Some(Notice::error(Key::NoticeBadSaved, why)))
+            (
+                default_sim(),
+                Some(Notice::error(Key::NoticeBadSaved, e.reason())),
+            )
         }
     }
 }
@@ -80,7 +82,7 @@ fn open_saved() -> (Sim, Option<Notice>) {
 /// Opens a `#run=` link. When it replaces a different saved run, that run is kept under
 /// `…/run/before-link` and the notice offers it back. Err: the notice saying why not.
 pub fn open_link(hash: &str) -> Result<(Sim, Option<Notice>), Notice> {
-    let sim = link::open(hash).map_err(|e| Notice::error(Key::NoticeBadLink, e.to_string()))?;
+    let sim = link::open(hash).map_err(|e| Notice::error(Key::NoticeBadLink, e.reason()))?;
     let notice = keep_saved_before_link(&sim);
     Ok((sim, notice))
 }
@@ -116,7 +118,7 @@ pub fn restore_before_link(ctl: Ctl) {
         Err(e) => {
             storage::quarantine(&key, &text);
             ctl.notice
-                .set(Some(Notice::error(Key::NoticeBadSaved, e.to_string())));
+                .set(Some(Notice::error(Key::NoticeBadSaved, e.reason())));
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::proof::trace_io::TraceIo;
 #[component]
 pub fn Proof() -> impl IntoView {
     view! {
-        <details class="proof" data-testid="proof">
+        <details class="proof" data-testid="proof" open>
             <summary class="proof__summary">{tr(Key::ProofHeading)}</summary>
             <p>{tr(Key::ProofIntro)}</p>
             <Claims/>

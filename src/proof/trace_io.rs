@@ -8,7 +8,7 @@ use outbox_model::{Action, Scenario};
 use wasm_bindgen::JsCast;
 
 use crate::browser::url::data_url;
-use crate::i18n::{tr, Key};
+use crate::i18n::{tr, Key, Reason};
 use crate::playground::ctl::{use_ctl, Ctl, Notice};
 use crate::run::sim::{Input, Run, Sim, MAX_ATOMS};
 
@@ -20,13 +20,11 @@ pub const MAX_TRACE_ACTIONS: u64 = 20_000;
 pub const MAX_IMPORT_BYTES: u64 = 5_000_000;
 
 /// Why a file of `size` bytes is refused unread, if it is.
-pub fn too_big(size: f64) -> Option<String> {
+pub fn too_big(size: f64) -> Option<Reason> {
     (size > MAX_IMPORT_BYTES as f64).then(|| {
-        format!(
-            "{:.1} MB, at most {} MB",
-            size / 1_000_000.0,
-            MAX_IMPORT_BYTES / 1_000_000
-        )
+        Reason::new(Key::ReasonFileTooBig)
+            .arg("mb", format!("{:.1}", size / 1_000_000.0))
+            .arg("max", MAX_IMPORT_BYTES / 1_000_000)
     })
 }
 
@@ -53,34 +51,36 @@ pub fn trace_of(sim: &Sim) -> Option<Trace> {
 }
 
 /// Reads a file's text as a trace, a saved run, or a bare scenario; the run it holds.
-pub fn import(text: &str) -> Result<Sim, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    let obj = value.as_object().ok_or("not a JSON object")?;
+pub fn import(text: &str) -> Result<Sim, Reason> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Reason::json(&e))?;
+    let obj = value
+        .as_object()
+        .ok_or_else(|| Reason::new(Key::ReasonNotAnObject))?;
     if obj.contains_key("actions") {
-        let trace = Trace::from_json(text).map_err(|e| e.to_string())?;
-        Sim::check(&trace.scenario).map_err(|e| e.to_string())?;
+        let trace = Trace::from_json(text).map_err(|e| Reason::scenario(&e))?;
+        Sim::check(&trace.scenario).map_err(|e| e.reason())?;
         if trace.actions.len() as u64 > MAX_ATOMS {
-            return Err(format!(
-                "{} actions: at most {MAX_ATOMS}",
-                trace.actions.len()
-            ));
+            return Err(Reason::new(Key::ReasonTraceTooLong)
+                .arg("n", trace.actions.len())
+                .arg("max", MAX_ATOMS));
         }
         let mut sim = Sim::new(trace.scenario.clone());
         for (i, a) in trace.actions.iter().enumerate() {
-            sim.act(a.clone())
-                .map_err(|e| format!("action {}: {e}", i + 1))?;
+            sim.act(a.clone()).map_err(|e| {
+                leptos::logging::warn!("trace action {}: {e}", i + 1);
+                Reason::new(Key::ReasonTraceAction).arg("n", i + 1)
+            })?;
         }
         if sim.world.counters() != trace.final_counters {
-            return Err("the replay does not end with the trace's final_counters".into());
+            return Err(Reason::new(Key::ReasonTraceCounters));
         }
         Ok(sim)
     } else if obj.contains_key("v") {
-        let run: Run = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        Sim::from_run(&run).map_err(|e| e.to_string())
+        let run: Run = serde_json::from_str(text).map_err(|e| Reason::json(&e))?;
+        Sim::from_run(&run).map_err(|e| e.reason())
     } else {
-        let s = Scenario::from_json(text).map_err(|e| e.to_string())?;
-        Sim::check(&s).map_err(|e| e.to_string())?;
+        let s = Scenario::from_json(text).map_err(|e| Reason::scenario(&e))?;
+        Sim::check(&s).map_err(|e| e.reason())?;
         Ok(Sim::new(s))
     }
 }
@@ -109,11 +109,11 @@ fn import_file(ctl: Ctl, ev: &leptos::ev::Event) {
             .ok()
             .and_then(|v| v.as_string());
         let result = text
-            .ok_or_else(|| "the file could not be read".to_string())
+            .ok_or_else(|| Reason::new(Key::ReasonFileUnread))
             .and_then(|t| import(&t));
         let notice = match result {
             Ok(sim) => match ctl.replace(sim) {
-                Ok(()) => Notice::info(Key::NoticeImported, String::new()),
+                Ok(()) => Notice::info(Key::NoticeImported, ""),
                 Err(why) => Notice::error(Key::NoticeImportedNotSaved, why),
             },
             Err(why) => Notice::error(Key::NoticeBadTrace, why),
@@ -229,8 +229,8 @@ mod tests {
 
     #[test]
     fn bad_files_say_why() {
-        assert!(import("not json").unwrap_err().starts_with("not JSON"));
-        assert!(import("[1, 2]").unwrap_err().contains("object"));
+        assert_eq!(import("not json").unwrap_err().key, Key::ReasonJsonSyntax);
+        assert_eq!(import("[1, 2]").unwrap_err().key, Key::ReasonNotAnObject);
         let mut s = outbox_model::preset("canon-dual-write").unwrap();
         s.workload.tasks = 2;
         let mut t = trace_of(&Sim::new(s)).unwrap();
@@ -240,7 +240,10 @@ mod tests {
         assert!(import(&t.to_json()).is_err());
         t.actions.clear();
         t.final_counters.lost = 7;
-        assert!(import(&t.to_json()).unwrap_err().contains("final_counters"));
+        assert_eq!(
+            import(&t.to_json()).unwrap_err().key,
+            Key::ReasonTraceCounters
+        );
     }
 }
 
@@ -252,7 +255,10 @@ mod limits {
     fn a_file_over_the_limit_is_refused_by_its_size_naming_both() {
         assert_eq!(too_big(MAX_IMPORT_BYTES as f64), None);
         let why = too_big(12_345_678.0).expect("refused");
-        assert!(why.contains("12.3 MB") && why.contains("5 MB"), "{why}");
+        for lang in crate::i18n::Lang::ALL {
+            let text = why.text(lang);
+            assert!(text.contains("12.3 ") && text.contains(" 5 "), "{text}");
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! unpadded base64url (`#run=…`). Decoding never panics: every way a link can be broken
 //! has its own error, which the page shows before starting a fresh default run.
 
+use crate::i18n::{Key, Lang, Reason};
 use crate::run::sim::{Run, RunError, Sim};
 
 /// The fragment's key.
@@ -20,19 +21,32 @@ pub enum LinkError {
     /// Not base64url.
     Encoding,
     /// Not the JSON of a run.
-    Json(String),
+    Json(Reason),
     /// A run the page refuses (bad scenario, replay failure, …).
     Run(RunError),
 }
 
+impl LinkError {
+    /// Why, in the reader's language.
+    pub fn reason(&self) -> Reason {
+        match self {
+            LinkError::NotARun => Reason::new(Key::ReasonNotARun),
+            LinkError::TooLong(n) => Reason::new(Key::ReasonLinkTooLong)
+                .arg("n", n)
+                .arg("max", MAX_LINK),
+            LinkError::Encoding => Reason::new(Key::ReasonNotBase64),
+            LinkError::Json(why) => why.clone(),
+            LinkError::Run(e) => e.reason(),
+        }
+    }
+}
+
+/// In English, for logs and tests.
 impl std::fmt::Display for LinkError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LinkError::NotARun => write!(f, "the address does not hold a run"),
-            LinkError::TooLong(n) => write!(f, "{n} characters (at most {MAX_LINK})"),
-            LinkError::Encoding => write!(f, "not base64url"),
-            LinkError::Json(m) => write!(f, "{m}"),
             LinkError::Run(e) => write!(f, "{e}"),
+            _ => f.write_str(&self.reason().text(Lang::En)),
         }
     }
 }
@@ -84,7 +98,7 @@ pub fn to_json(run: &Run) -> String {
 
 /// Parses and rebuilds a run from its JSON text.
 pub fn from_json(text: &str) -> Result<Sim, LinkError> {
-    let run: Run = serde_json::from_str(text).map_err(|e| LinkError::Json(e.to_string()))?;
+    let run: Run = serde_json::from_str(text).map_err(|e| LinkError::Json(Reason::json(&e)))?;
     Sim::from_run(&run).map_err(LinkError::Run)
 }
 
@@ -156,7 +170,9 @@ mod tests {
         let mut run = Sim::new(preset("canon-outbox").unwrap()).to_run();
         run.scenario.config.relays = 9;
         match open(&fragment(&run)) {
-            Err(LinkError::Run(RunError::Scenario(m))) => assert!(m.contains("relays"), "{m}"),
+            Err(LinkError::Run(RunError::Scenario(e))) => {
+                assert!(e.field.contains("relays"), "{e}")
+            }
             other => panic!("expected a scenario error, got {other:?}"),
         }
         let long = format!("#run={}", "A".repeat(MAX_LINK + 4));
@@ -269,12 +285,16 @@ mod tampered {
             let text = v.to_string();
             let open = || match is_trace {
                 true => crate::proof::trace_io::import(&text).map(|_| ()),
-                false => from_json(&text).map(|_| ()).map_err(|e| e.to_string()),
+                false => from_json(&text).map(|_| ()).map_err(|e| e.reason()),
             };
             match std::panic::catch_unwind(open) {
                 Ok(Ok(())) => opened += 1,
                 Ok(Err(e)) => {
                     assert!(!e.is_empty(), "an empty reason for {text}");
+                    assert!(
+                        !e.text(Lang::Ru).contains('{'),
+                        "an unfilled reason for {text}"
+                    );
                     refused += 1;
                 }
                 Err(_) => panic!("opening this run panicked: {text}"),

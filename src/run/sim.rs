@@ -5,7 +5,10 @@
 //!
 //! Nothing here touches the browser, so it is tested natively.
 
+use outbox_model::scenario::ScenarioError;
 use outbox_model::{Action, Counters, Scenario, World};
+
+use crate::i18n::{Key, Lang, Reason};
 use serde::{Deserialize, Serialize};
 
 /// The largest workload the page accepts (memory on a phone; the model allows more).
@@ -46,7 +49,7 @@ pub const RUN_VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
     Version(u32),
-    Scenario(String),
+    Scenario(ScenarioError),
     /// `workload.tasks` and `workload.preloaded_events` together: both become rows.
     TooBig {
         tasks: u32,
@@ -59,18 +62,41 @@ pub enum RunError {
     },
 }
 
+/// The model's words for a log that ticks past its run's end (an edited log).
+const AFTER_END: &str = "ticks after the run finished";
+
+impl RunError {
+    /// Why, in the reader's language (the model's own refusal is English: the console
+    /// gets it).
+    pub fn reason(&self) -> Reason {
+        match self {
+            RunError::Version(v) => Reason::new(Key::ReasonVersion)
+                .arg("v", v)
+                .arg("expected", RUN_VERSION),
+            RunError::Scenario(e) => Reason::scenario(e),
+            RunError::TooBig { tasks, preloaded } => Reason::new(Key::ReasonTooBig)
+                .arg("tasks", tasks)
+                .arg("preloaded", preloaded)
+                .arg("max", MAX_PAGE_TASKS),
+            RunError::TooLong => Reason::new(Key::ReasonRunTooLong).arg("max", MAX_ATOMS),
+            RunError::Replay { at, message } if message == AFTER_END => {
+                Reason::new(Key::ReasonTicksAfterEnd).arg("at", at)
+            }
+            RunError::Replay { at, message } => {
+                leptos::logging::warn!("replay step {at}: {message}");
+                Reason::new(Key::ReasonReplayRefused).arg("at", at)
+            }
+        }
+    }
+}
+
+/// In English, for logs and tests.
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RunError::Version(v) => write!(f, "version {v} is not known (expected {RUN_VERSION})"),
-            RunError::Scenario(m) => write!(f, "scenario: {m}"),
-            RunError::TooBig { tasks, preloaded } => write!(
-                f,
-                "workload.tasks {tasks} + workload.preloaded_events {preloaded}: \
-                 the page runs at most {MAX_PAGE_TASKS} in all"
-            ),
-            RunError::TooLong => write!(f, "the run's log is longer than {MAX_ATOMS} steps"),
+            RunError::Scenario(e) => write!(f, "scenario: {e}"),
             RunError::Replay { at, message } => write!(f, "replay step {at}: {message}"),
+            _ => f.write_str(&self.reason().text(Lang::En)),
         }
     }
 }
@@ -167,8 +193,7 @@ impl Sim {
 
     /// Whether the page can run this scenario.
     pub fn check(s: &Scenario) -> Result<(), RunError> {
-        s.validate()
-            .map_err(|e| RunError::Scenario(e.to_string()))?;
+        s.validate().map_err(RunError::Scenario)?;
         // Preloaded events are rows and jobs like a task's (2 000 000 of them froze the
         // page for seconds, issue #26), so they count toward the same cap.
         let (tasks, preloaded) = (s.workload.tasks, s.workload.preloaded_events);
@@ -206,7 +231,7 @@ impl Sim {
                         if sim.finished() {
                             return Err(RunError::Replay {
                                 at: sim.pos,
-                                message: "ticks after the run finished".into(),
+                                message: AFTER_END.into(),
                             });
                         }
                         sim.tick_unchecked();

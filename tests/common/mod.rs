@@ -50,6 +50,10 @@ async fn connect_with(
         "--disable-quic".into(),
         "--no-first-run".into(),
         format!("--window-size={width},{height}"),
+        // Headless Chromium says `navigator.languages` is ["en-US", "en"]; a learner's
+        // browser here prefers Uzbek, and the page picks its first language from it.
+        // A test that needs another list passes its own `--accept-lang` (the last wins).
+        "--accept-lang=uz-UZ,uz".into(),
     ];
     args.extend(extra.iter().map(|s| s.to_string()));
     let mut capabilities = serde_json::json!({
@@ -65,11 +69,76 @@ async fn connect_with(
     let serde_json::Value::Object(capabilities) = capabilities else {
         unreachable!()
     };
-    ClientBuilder::new(HttpConnector::new())
+    let client = ClientBuilder::new(HttpConnector::new())
         .capabilities(capabilities)
         .connect(webdriver)
         .await
-        .unwrap_or_else(|err| panic!("cannot open a WebDriver session at {webdriver}: {err}"))
+        .unwrap_or_else(|err| panic!("cannot open a WebDriver session at {webdriver}: {err}"));
+    watch_csp(&client).await;
+    client
+}
+
+// ---- #18 (ship): every session records Content-Security-Policy violations; `open` and
+// `with_session` fail the test on any (the policy is strict: no inline script or style).
+
+/// A Chrome DevTools command through chromedriver (`goog/cdp/execute`).
+#[derive(Debug)]
+pub struct DevTools {
+    pub cmd: &'static str,
+    pub params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for DevTools {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = serde_json::json!({ "cmd": self.cmd, "params": self.params });
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
+/// Runs in every document of the tab before the page's scripts: keeps each violation.
+const CSP_WATCH: &str = "window.__csp = []; document.addEventListener('securitypolicyviolation', \
+    (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + (e.sample || '')));";
+
+async fn watch_csp(client: &Client) {
+    let cmd = DevTools {
+        cmd: "Page.addScriptToEvaluateOnNewDocument",
+        params: serde_json::json!({ "source": CSP_WATCH }),
+    };
+    client
+        .issue_cmd(cmd)
+        .await
+        .expect("install the CSP watch (DevTools)");
+}
+
+/// The policy violations the current document has seen (none on a page without the watch).
+pub async fn csp_violations(client: &Client) -> Vec<String> {
+    let seen = client.execute("return window.__csp || []", vec![]).await;
+    let list = seen
+        .ok()
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default();
+    list.iter()
+        .map(|v| v.as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
+async fn assert_no_csp_violations(client: &Client) {
+    let seen = csp_violations(client).await;
+    assert!(
+        seen.is_empty(),
+        "Content-Security-Policy violations: {seen:?}"
+    );
 }
 
 /// Runs `scenario` in its own task so a panic in it is caught, always closes the session
@@ -80,7 +149,12 @@ where
     Fut: std::future::Future<Output = TestResult> + Send + 'static,
 {
     let outcome = tokio::spawn(scenario(client.clone())).await;
+    let seen = csp_violations(&client).await;
     let closed = client.close().await;
+    assert!(
+        seen.is_empty(),
+        "Content-Security-Policy violations: {seen:?}"
+    );
     match outcome {
         Ok(result) => result.unwrap(),
         Err(join_error) => std::panic::resume_unwind(join_error.into_panic()),
@@ -133,6 +207,7 @@ pub async fn click(client: &Client, testid: &str) -> TestResult {
 
 /// Opens the page and waits for the playground to be drawn.
 pub async fn open(client: &Client, url: &str) -> TestResult {
+    assert_no_csp_violations(client).await;
     client.goto(url).await?;
     client
         .wait()
@@ -221,4 +296,21 @@ pub async fn counters(
 
 pub async fn counter(client: &Client, name: &str) -> Result<String, fantoccini::error::CmdError> {
     text_of(client, &format!("count-{name}")).await
+}
+
+/// Shows the details tab that holds the element (the stage keeps faults, SQL, the log, the
+/// sequence diagram, "Prove it"… in tabs under it; a hidden one cannot be clicked).
+pub async fn reveal(client: &Client, testid: &str) -> TestResult {
+    client
+        .execute(
+            "const el = document.querySelector(arguments[0]);
+             const panel = el && el.closest('[role=tabpanel]');
+             if (panel && panel.hidden) {
+               document.getElementById(panel.getAttribute('aria-labelledby')).click();
+             }",
+            vec![css(testid).into()],
+        )
+        .await?;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    Ok(())
 }

@@ -147,6 +147,7 @@ return bad;
 /// Clicks a download link (its download is cancelled: only the file it points at is
 /// wanted) and returns that file's media type and text.
 pub async fn export_of(client: &Client, testid: &str) -> Result<(String, String), BoxError> {
+    reveal(client, testid).await?;
     client
         .execute(
             "if (!window.__noDownloads) {

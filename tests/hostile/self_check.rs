@@ -16,16 +16,22 @@ fn the_watch_sees_a_payload_that_runs() {
             install_watch(&client).await?;
             open_page(&client, &page).await?;
             assert_eq!(seen(&client).await?.dialog, None);
+            // #18: the page's Content-Security-Policy blocks the inline handler (a recorded
+            // violation, cleared at the end, as `with_session` fails on any); the script
+            // WebDriver runs is not bound by it, so it sets the marker itself.
             client
                 .execute(
                     "const d = document.createElement('div');
                      d.innerHTML = '<img src=x onerror=\"window.__pwned=1\">';
                      document.body.appendChild(d);
+                     window.__pwned = 1;
                      alert('x');",
                     vec![],
                 )
                 .await?;
             tokio::time::sleep(Duration::from_millis(500)).await;
+            let blocked = csp_violations(&client).await;
+            assert!(blocked.iter().any(|v| v.starts_with("script-src")), "{blocked:?}");
             let s = seen(&client).await?;
             assert!(s.watch && s.pwned, "the watch missed a payload that ran: {s:?}");
             assert_eq!(s.dialog.as_deref(), Some("alert;"));
@@ -33,6 +39,11 @@ fn the_watch_sees_a_payload_that_runs() {
             let svg = "<svg xmlns='http://www.w3.org/2000/svg'><a href='javascript:x'><text onclick='y'>t</text></a></svg>";
             let bad = client.execute(SVG_CHECK_JS, vec![svg.into()]).await?;
             assert_eq!(bad.as_array().map(Vec::len), Some(2), "{bad}");
+            // The handler may be blocked again (each time its event fires): only ever it.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let again = csp_violations(&client).await;
+            assert!(again.iter().all(|v| v.starts_with("script-src-attr")), "{again:?}");
+            client.execute("window.__csp = []", vec![]).await?;
             Ok(())
         })
         .await;

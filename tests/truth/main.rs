@@ -9,7 +9,7 @@
 //!
 //! `harness` holds the two sides and the `Both` fixture; every other module is a group of
 //! scenarios: `ids` (identity values, the high-water mark), `relay`, `locks`, `recovery`
-//! (a killed relay, an operator's un-mark), `inbox`, `idempotency`, `roles`, `retention`.
+//! (a killed relay, an operator's un-mark), `inbox`, `idempotency`, `roles`, `retention`, `schema` (the schema panel's facts).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod harness;
@@ -22,3 +22,4 @@ mod recovery;
 mod relay;
 mod retention;
 mod roles;
+mod schema;

@@ -60,7 +60,7 @@ fn cleanup_and_rows_left(
     b.tx("BEGIN", "cleaner", sql::BEGIN);
     b.check(
         label,
-        |pg| pg.count("cleaner", text, vec![Param::F(7.0 * DAY as f64)]),
+        |pg| pg.count("cleaner", text, vec![Param::I32(7)]),
         |m| {
             let t = m.t("cleaner");
             let mut c = Cursor::default();
@@ -132,7 +132,9 @@ fn inbox_row_processed_days_ago(b: &mut Both, now: u64, e: u32, days: i64) {
         .unwrap();
     b.pg.observer
         .execute(
-            &format!("UPDATE inbox SET ishlangan_vaqt = now() - interval '{days} days' WHERE hodisa_id = $1"),
+            &format!(
+                "UPDATE inbox SET ishlangan = now() - interval '{days} days' WHERE hodisa_id = $1"
+            ),
             &[&uuid(e)],
         )
         .unwrap();
@@ -149,7 +151,7 @@ fn inbox_row_processed_days_ago(b: &mut Both, now: u64, e: u32, days: i64) {
 fn inbox_cleanup(b: &mut Both, step: &str, who: &str) -> Ans {
     b.check(
         step,
-        |pg| pg.count(who, sql::INBOX_CLEANUP, vec![Param::F(7.0 * DAY as f64)]),
+        |pg| pg.count(who, sql::INBOX_CLEANUP, vec![Param::I32(7)]),
         |m| model_inbox_cleanup(m, who),
     )
 }

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::words::{preset_text, PRESETS};
+use crate::i18n::words::{preset_names, preset_text};
 use crate::i18n::{tr, use_i18n, Key};
 use crate::playground::ctl::use_ctl;
 
@@ -30,10 +30,11 @@ pub fn ScenarioPicker() -> impl IntoView {
             <option value="custom" selected=custom disabled=true>{i18n.t(Key::PresetCustom)}</option>
         }
         .into_any()];
-        for p in PRESETS {
+        for name in preset_names() {
+            let title = preset_text(name).map_or(name.as_str(), |p| p.title(lang));
             v.push(
                 view! {
-                    <option value=p.name selected=current == p.name>{p.title(lang)}</option>
+                    <option value=name.clone() selected=current == *name>{title}</option>
                 }
                 .into_any(),
             );

@@ -17,7 +17,7 @@ pub fn Transport() -> impl IntoView {
         if s == u32::MAX {
             i18n.t(Key::SpeedMax).to_string()
         } else {
-            i18n.t(Key::SpeedPerSecond).replace("{n}", &s.to_string())
+            i18n.tn(Key::SpeedPerSecond, u64::from(s))
         }
     };
     let finished = move || finished(ctl);

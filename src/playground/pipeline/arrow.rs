@@ -33,6 +33,10 @@ pub struct Token {
     pub lane: Lane,
     pub label: String,
     pub dup: bool,
+    /// An event the run lost: drawn leaving the pipeline in the LOST colour.
+    pub lost: bool,
+    /// The second token of a duplicate delivery (two tokens, one event id), drawn lower.
+    pub second: bool,
     /// performance.now() when it set off.
     pub born: f64,
 }
@@ -52,8 +56,19 @@ pub fn Arrow(lane: Lane) -> impl IntoView {
                 key=|t| t.id
                 let:t
             >
-                <span class=if t.dup { "token token--dup" } else { "token" }>{t.label.clone()}</span>
+                <span class=token_class(&t)>{t.label.clone()}</span>
             </For>
         </div>
+    }
+}
+
+/// A token's classes: its colour (a duplicate, a loss) and, for a duplicate's second
+/// token, its lower track.
+fn token_class(t: &Token) -> &'static str {
+    match (t.lost, t.dup, t.second) {
+        (true, _, _) => "token token--lost",
+        (_, true, true) => "token token--dup token--second",
+        (_, true, false) => "token token--dup",
+        _ => "token",
     }
 }

@@ -20,7 +20,7 @@ pub fn InboxTable() -> impl IntoView {
                     row(
                         r.committed,
                         r.hodisa.to_string(),
-                        format!("t{}", r.ishlangan_vaqt),
+                        format!("t{}", r.ishlangan),
                         i18n.t(Key::Uncommitted),
                     )
                 })
@@ -34,7 +34,7 @@ pub fn InboxTable() -> impl IntoView {
                 <span class="db__count" data-testid="db-inbox-count">{move || count(t.with(|v| v.inbox_count))}</span>
             </h4>
             <table>
-                <thead><tr><th scope="col">"hodisa_id"</th><th scope="col">"ishlangan_vaqt"</th><th scope="col"></th></tr></thead>
+                <thead><tr><th scope="col">"hodisa_id"</th><th scope="col">"ishlangan"</th><th scope="col"></th></tr></thead>
                 <tbody>{inbox}</tbody>
             </table>
         </section>

@@ -8,7 +8,7 @@ pub mod tasks_table;
 
 use leptos::prelude::*;
 
-use crate::i18n::{t, Key, Lang};
+use crate::i18n::{tn, Key, Lang};
 use crate::playground::pipeline::db_tables::inbox_table::InboxTable;
 use crate::playground::pipeline::db_tables::outbox_table::OutboxTable;
 use crate::playground::pipeline::db_tables::tasks_table::TasksTable;
@@ -29,9 +29,9 @@ pub fn row(committed: bool, a: String, b: String, uncommitted: &'static str) -> 
     }
 }
 
-/// "{n} rows".
+/// "{n} rows", in the plural form `n` takes.
 pub fn count(lang: Lang, n: u64) -> String {
-    t(lang, Key::Rows).replace("{n}", &n.to_string())
+    tn(lang, Key::Rows, n)
 }
 
 #[component]

@@ -25,7 +25,7 @@ pub fn OutboxTable() -> impl IntoView {
                 {tr(Key::TableOutbox)}
                 <span class="db__count" data-testid="db-outbox-count">{move || count(tables.with(|v| v.outbox_count))}</span>
                 <span class="db__count">
-                    {move || i18n.t(Key::UnpublishedRows).replace("{n}", &tables.with(|v| v.outbox_unpublished).to_string())}
+                    {move || i18n.tn(Key::UnpublishedRows, tables.with(|v| v.outbox_unpublished))}
                 </span>
             </h4>
             <table>

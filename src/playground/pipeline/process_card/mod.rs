@@ -1,16 +1,19 @@
 //! A process card: the labelled steps of its program with the one it runs next lit, a kill
 //! control on every step (arm it under a rule: every time, next time, or the canon's
 //! `i % 10 == 3`), and kill now / restart / one step of this process. Which buttons are
-//! enabled comes from the model's `enabled()`.
+//! enabled comes from the model's `enabled()`. A death is shown for [`DIED_MS`] (a ☠ over
+//! the dimmed card) even when the run plays too fast to see the dead state itself.
 
 pub mod card_actions;
 pub mod program_step;
 
+use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use outbox_model::scenario::When;
 use outbox_model::view::ProcView;
 use outbox_model::Step;
 
+use crate::browser::frames::now_ms;
 use crate::i18n::words::proc_name;
 use crate::i18n::{t, tr, use_i18n, Key, Lang};
 use crate::playground::ctl::use_ctl;
@@ -52,6 +55,57 @@ pub fn step_id(step: Step) -> String {
         CleanInbox => "clean_inbox",
     };
     id.to_string()
+}
+
+/// How long a card shows a death: long enough to see at full speed, where a process can
+/// die and restart within one frame.
+pub const DIED_MS: u64 = 1200;
+
+/// Flashes `died` for [`DIED_MS`] whenever the process's kill count grows (a death since
+/// the last frame, even one already followed by a restart). At full speed a process can
+/// die every frame: a later death moves the deadline, and the one pending timer, when it
+/// fires, waits out the rest (a timer cleared and set again every frame would cost a
+/// callback each time). The timer is dropped, so cancelled, when the card goes away.
+fn watch_deaths(me: Memo<Option<ProcView>>, died: RwSignal<bool>) {
+    let until_ms = StoredValue::new(0.0f64);
+    let timer = StoredValue::new_local(None::<Timeout>);
+    let mut last = me.with_untracked(|p| p.as_ref().map_or(0, |p| p.kills));
+    Effect::new(move |_| {
+        let kills = me.with(|p| p.as_ref().map_or(0, |p| p.kills));
+        // Fewer kills: the timeline went back; nothing died.
+        let grew = kills > last;
+        last = kills;
+        if !grew {
+            return;
+        }
+        until_ms.set_value(now_ms() + DIED_MS as f64);
+        if !died.get_untracked() {
+            died.set(true);
+        }
+        if timer.with_value(Option::is_none) {
+            arm_death_timer(DIED_MS as u32, until_ms, timer, died);
+        }
+    });
+    on_cleanup(move || drop(timer.try_update_value(Option::take)));
+}
+
+/// Clears the death mark at its deadline, or waits again if a later death moved it.
+fn arm_death_timer(
+    after_ms: u32,
+    until_ms: StoredValue<f64>,
+    timer: StoredValue<Option<Timeout>, LocalStorage>,
+    died: RwSignal<bool>,
+) {
+    let fire = move || {
+        timer.try_set_value(None);
+        let left_ms = until_ms.try_get_value().unwrap_or(0.0) - now_ms();
+        if left_ms > 1.0 {
+            arm_death_timer(left_ms.ceil() as u32, until_ms, timer, died);
+        } else {
+            died.try_set(false);
+        }
+    };
+    timer.try_set_value(Some(Timeout::new(after_ms, fire)));
 }
 
 /// The rule a kill is armed under (the card's select).
@@ -105,6 +159,8 @@ pub fn ProcessCard(name: String) -> impl IntoView {
             _ => "proc",
         })
     };
+    let died = RwSignal::new(false);
+    watch_deaths(me, died);
     let kills = move || me.with(|p| p.as_ref().and_then(|p| kills_text(i18n.lang(), p)));
     let holding = move || me.with(|p| p.as_ref().and_then(|p| holding_text(i18n.lang(), p)));
     let program = move || me.with(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default());
@@ -123,8 +179,11 @@ pub fn ProcessCard(name: String) -> impl IntoView {
         <article
             class=state_class
             class:proc--selected=selected
+            class:proc--died=move || died.get()
             data-testid=format!("proc-{name}")
+            data-died=move || died.get().to_string()
         >
+            <span class="proc__skull" aria-hidden="true">"☠"</span>
             <header class="proc__head">
                 <h4 class="proc__name">
                     <button

@@ -1,0 +1,163 @@
+//! Details on demand: the panels that explain the stage (faults, live SQL, the event log,
+//! one event's life, the sequence diagram, the chart, the modes and "Prove it") as tabs
+//! under it, so the stage itself fits on one screen. The chosen tab is in the address
+//! (`?tab=sql`): a link opens it, and Back returns to the tab before. Every panel stays
+//! mounted (a hidden one keeps its state and its test ids); only the chosen one is shown.
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use crate::browser::url::{set_url_param, url_param};
+use crate::i18n::{tr, Key};
+use crate::playground::chart::Chart;
+use crate::playground::event_log::EventLog;
+use crate::playground::faults::Faults;
+use crate::playground::lifecycle::Lifecycle;
+use crate::playground::modes::Modes;
+use crate::playground::sequence::Sequence;
+use crate::playground::sql_panel::SqlPanel;
+use crate::proof::page::Proof;
+
+/// The tabs, in order: the name in the address, and the label.
+pub const TABS: [(&str, Key); 8] = [
+    ("faults", Key::FaultsHeading),
+    ("sql", Key::SqlHeading),
+    ("log", Key::LogHeading),
+    ("life", Key::LifecycleHeading),
+    ("sequence", Key::SeqHeading),
+    ("chart", Key::DetailsChart),
+    ("modes", Key::ModesHeading),
+    ("proof", Key::DetailsProof),
+];
+
+/// The tab an address names; an unknown or missing name is the first tab (a hand-edited
+/// link loses nothing).
+pub fn tab_from(name: Option<&str>) -> &'static str {
+    TABS.iter()
+        .map(|(n, _)| *n)
+        .find(|n| Some(*n) == name)
+        .unwrap_or(TABS[0].0)
+}
+
+/// Follows Back and Forward: the address's tab becomes the chosen one.
+fn follow_history(tab: RwSignal<&'static str>) {
+    let handle = window_event_listener(ev::popstate, move |_| {
+        tab.set(tab_from(url_param("tab").as_deref()));
+    });
+    on_cleanup(move || handle.remove());
+}
+
+#[component]
+pub fn DetailsTabs() -> impl IntoView {
+    let tab = RwSignal::new(tab_from(url_param("tab").as_deref()));
+    follow_history(tab);
+    let choose = move |name: &'static str| {
+        if tab.get_untracked() != name {
+            tab.set(name);
+            set_url_param("tab", Some(name), true);
+        }
+    };
+    let buttons = TABS
+        .iter()
+        .map(|(name, key)| {
+            let name = *name;
+            view! {
+                <button
+                    type="button"
+                    role="tab"
+                    class="details__tab"
+                    id=format!("details-tab-{name}")
+                    aria-controls=format!("details-panel-{name}")
+                    aria-selected=move || (tab.get() == name).to_string()
+                    tabindex=move || if tab.get() == name { "0" } else { "-1" }
+                    data-testid=format!("details-tab-{name}")
+                    on:click=move |_| choose(name)
+                >
+                    {tr(*key)}
+                </button>
+            }
+        })
+        .collect_view();
+    let panel = move |name: &'static str, body: AnyView| {
+        view! {
+            <div
+                role="tabpanel"
+                class="details__panel"
+                id=format!("details-panel-{name}")
+                aria-labelledby=format!("details-tab-{name}")
+                data-testid=format!("details-panel-{name}")
+                hidden=move || tab.get() != name
+            >
+                {body}
+            </div>
+        }
+    };
+    view! {
+        <section class="details" data-testid="details" aria-label=tr(Key::DetailsHeading)>
+            <div class="details__tabs" role="tablist" on:keydown=move |e| arrow_keys(e, tab, choose)>
+                {buttons}
+            </div>
+            {panel("faults", view! { <Faults/> }.into_any())}
+            {panel("sql", view! { <SqlPanel/> }.into_any())}
+            {panel("log", view! { <EventLog/> }.into_any())}
+            {panel("life", view! { <Lifecycle/> }.into_any())}
+            {panel("sequence", view! { <Sequence/> }.into_any())}
+            {panel("chart", view! { <Chart/> }.into_any())}
+            {panel("modes", view! { <Modes/> }.into_any())}
+            {panel("proof", view! { <Proof/> }.into_any())}
+        </section>
+    }
+}
+
+/// Left / Right / Home / End move between the tabs (the ARIA tabs pattern), and the
+/// focus follows the chosen tab.
+fn arrow_keys(
+    e: web_sys::KeyboardEvent,
+    tab: RwSignal<&'static str>,
+    choose: impl Fn(&'static str),
+) {
+    let at = TABS
+        .iter()
+        .position(|(n, _)| *n == tab.get_untracked())
+        .unwrap_or(0);
+    let next = match e.key().as_str() {
+        "ArrowRight" => (at + 1) % TABS.len(),
+        "ArrowLeft" => (at + TABS.len() - 1) % TABS.len(),
+        "Home" => 0,
+        "End" => TABS.len() - 1,
+        _ => return,
+    };
+    // The page's own arrow keys (choosing a process) must not see this one.
+    e.prevent_default();
+    e.stop_propagation();
+    let name = TABS[next].0;
+    choose(name);
+    if let Some(el) = document().get_element_by_id(&format!("details-tab-{name}")) {
+        use wasm_bindgen::JsCast;
+        if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+            let _ = el.focus();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_names_a_tab_or_gets_the_first() {
+        for (name, _) in TABS {
+            assert_eq!(tab_from(Some(name)), name);
+        }
+        for junk in [
+            None,
+            Some(""),
+            Some("SQL"),
+            Some("sql "),
+            Some("<script>"),
+            Some("proof/.."),
+        ] {
+            assert_eq!(tab_from(junk), TABS[0].0, "{junk:?}");
+        }
+    }
+}

@@ -68,26 +68,10 @@ async fn settle() {
     TimeoutFuture::new(0).await;
 }
 
-/// `App` draws its details tabs a few tasks after the stage (src/playground/later.rs):
-/// waits until every panel is in (at most 2 s).
-async fn settle_app(host: &HtmlElement) {
-    for _ in 0..200 {
-        settle().await;
-        let ready = host
-            .query_selector("[data-testid=\"details\"][data-ready=\"true\"]")
-            .unwrap();
-        if ready.is_some() {
-            return;
-        }
-        TimeoutFuture::new(10).await;
-    }
-    panic!("the details tabs were not drawn in 2 s");
-}
-
 #[wasm_bindgen_test]
 async fn app_renders_title_and_uzbek_tagline() {
     let host = mount_app();
-    settle_app(&host).await;
+    settle().await;
     assert_eq!(text(&host, "title"), t(Lang::Uz, Key::Title));
     assert_eq!(text(&host, "tagline"), t(Lang::Uz, Key::Tagline));
     assert_eq!(
@@ -102,7 +86,7 @@ async fn app_renders_title_and_uzbek_tagline() {
 #[wasm_bindgen_test]
 async fn language_switch_changes_the_text() {
     let host = mount_app();
-    settle_app(&host).await;
+    settle().await;
     let before = text(&host, "tagline");
     assert_eq!(before, t(Lang::Uz, Key::Tagline));
 
@@ -241,7 +225,7 @@ fn distinct_uzbek_labels() -> Vec<&'static str> {
 #[wasm_bindgen_test]
 async fn the_language_switch_changes_every_label() {
     let host = mount_app();
-    settle_app(&host).await;
+    settle().await;
     let uz_text = host.text_content().unwrap();
     let shown: Vec<&str> = distinct_uzbek_labels()
         .into_iter()

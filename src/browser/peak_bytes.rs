@@ -58,3 +58,8 @@ unsafe impl GlobalAlloc for Counting {
 pub fn take_peak_bytes() -> usize {
     PEAK_BYTES.swap(LIVE_BYTES.load(Relaxed), Relaxed)
 }
+
+/// The bytes held now (tests/memory.rs: what a reset leaves behind).
+pub fn live_bytes() -> usize {
+    LIVE_BYTES.load(Relaxed)
+}

@@ -3,16 +3,7 @@
 //! under it, so the stage itself fits on one screen. The chosen tab is in the address
 //! (`?tab=sql`): a link opens it, and Back returns to the tab before. Every panel stays
 //! mounted (a hidden one keeps its state and its test ids); only the chosen one is shown.
-//!
-//! Start-up in slices: the chosen panel is drawn with the page, the hidden ones one per
-//! browser task after it (`mount_rest`). Drawing all eight with the page made one main
-//! thread task of ~84 ms (335 ms at Lighthouse's 4× CPU), most of the page's total
-//! blocking time. `data-ready` on the section says when all are in.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-use gloo_timers::future::TimeoutFuture;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -56,46 +47,11 @@ fn follow_history(tab: RwSignal<&'static str>) {
     on_cleanup(move || handle.remove());
 }
 
-/// Mounts the panels not yet mounted, in tab order, one per browser task: a zero-delay
-/// timeout between two lets the browser paint and answer input in between. Stops when the
-/// section goes (`on_cleanup`).
-fn mount_rest(mounted: [RwSignal<bool>; TABS.len()]) {
-    let alive = Arc::new(AtomicBool::new(true));
-    let running = alive.clone();
-    on_cleanup(move || alive.store(false, Ordering::Relaxed));
-    wasm_bindgen_futures::spawn_local(async move {
-        for flag in mounted {
-            TimeoutFuture::new(0).await;
-            if !running.load(Ordering::Relaxed) {
-                return;
-            }
-            if !flag.get_untracked() {
-                flag.set(true);
-            }
-        }
-    });
-}
-
 #[component]
 pub fn DetailsTabs() -> impl IntoView {
     let tab = RwSignal::new(tab_from(url_param("tab").as_deref()));
     follow_history(tab);
-    let first = tab.get_untracked();
-    let mounted: [RwSignal<bool>; TABS.len()] =
-        std::array::from_fn(|i| RwSignal::new(TABS[i].0 == first));
-    mount_rest(mounted);
-    let ready = move || mounted.iter().all(|m| m.get()).to_string();
     let choose = move |name: &'static str| {
-        // Set once only: a set re-runs the panel's closure, which would draw it anew.
-        if let Some(m) = TABS
-            .iter()
-            .position(|(n, _)| *n == name)
-            .map(|i| mounted[i])
-        {
-            if !m.get_untracked() {
-                m.set(true);
-            }
-        }
         if tab.get_untracked() != name {
             tab.set(name);
             set_url_param("tab", Some(name), true);
@@ -122,9 +78,7 @@ pub fn DetailsTabs() -> impl IntoView {
             }
         })
         .collect_view();
-    let panel = move |name: &'static str, body: fn() -> AnyView| {
-        let i = TABS.iter().position(|(n, _)| *n == name).expect("a tab");
-        let on = mounted[i];
+    let panel = move |name: &'static str, body: AnyView| {
         view! {
             <div
                 role="tabpanel"
@@ -134,28 +88,23 @@ pub fn DetailsTabs() -> impl IntoView {
                 data-testid=format!("details-panel-{name}")
                 hidden=move || tab.get() != name
             >
-                {move || on.get().then(body)}
+                {body}
             </div>
         }
     };
     view! {
-        <section
-            class="details"
-            data-testid="details"
-            data-ready=ready
-            aria-label=tr(Key::DetailsHeading)
-        >
+        <section class="details" data-testid="details" aria-label=tr(Key::DetailsHeading)>
             <div class="details__tabs" role="tablist" on:keydown=move |e| arrow_keys(e, tab, choose)>
                 {buttons}
             </div>
-            {panel("faults", || view! { <Faults/> }.into_any())}
-            {panel("sql", || view! { <SqlPanel/> }.into_any())}
-            {panel("log", || view! { <EventLog/> }.into_any())}
-            {panel("life", || view! { <Lifecycle/> }.into_any())}
-            {panel("sequence", || view! { <Sequence/> }.into_any())}
-            {panel("chart", || view! { <Chart/> }.into_any())}
-            {panel("modes", || view! { <Modes/> }.into_any())}
-            {panel("proof", || view! { <Proof/> }.into_any())}
+            {panel("faults", view! { <Faults/> }.into_any())}
+            {panel("sql", view! { <SqlPanel/> }.into_any())}
+            {panel("log", view! { <EventLog/> }.into_any())}
+            {panel("life", view! { <Lifecycle/> }.into_any())}
+            {panel("sequence", view! { <Sequence/> }.into_any())}
+            {panel("chart", view! { <Chart/> }.into_any())}
+            {panel("modes", view! { <Modes/> }.into_any())}
+            {panel("proof", view! { <Proof/> }.into_any())}
         </section>
     }
 }

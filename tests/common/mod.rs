@@ -214,14 +214,6 @@ pub async fn open(client: &Client, url: &str) -> TestResult {
         .at_most(Duration::from_secs(30))
         .for_element(Locator::Css(&css("counters")))
         .await?;
-    // The details tabs are drawn a few tasks after the stage (src/playground/later.rs).
-    client
-        .wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::Css(
-            "[data-testid=\"details\"][data-ready=\"true\"]",
-        ))
-        .await?;
     Ok(())
 }
 

@@ -103,8 +103,12 @@ fn proc_names(ctl: Ctl, kind: ProcKind) -> Vec<String> {
 #[component]
 fn ProcCards(kind: ProcKind) -> impl IntoView {
     let ctl = use_ctl();
+    // A memo: a reset of the same scenario keeps the cards (same names) instead of
+    // drawing them anew, which held ~10 KB more per reset (tests/memory.rs).
+    let names = Memo::new(move |_| proc_names(ctl, kind));
     move || {
-        proc_names(ctl, kind)
+        names
+            .get()
             .into_iter()
             .map(|name| view! { <ProcessCard name=name/> })
             .collect_view()

@@ -163,12 +163,17 @@ pub fn ProcessCard(name: String) -> impl IntoView {
     watch_deaths(me, died);
     let kills = move || me.with(|p| p.as_ref().and_then(|p| kills_text(i18n.lang(), p)));
     let holding = move || me.with(|p| p.as_ref().and_then(|p| holding_text(i18n.lang(), p)));
-    let program = move || me.with(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default());
+    // A memo: the step list is drawn anew only when the program changes (a new
+    // scenario), not whenever the process moves. Redrawn on every move, the steps cost a
+    // rebuild per frame and held ~7 KB more per reset of the world (tests/memory.rs).
+    let program =
+        Memo::new(move |_| me.with(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default()));
     let steps = {
         let name = name.clone();
         move || {
             let name = name.clone();
-            program()
+            program
+                .get()
                 .into_iter()
                 .map(move |step| view! { <ProgramStep name=name.clone() step me rule/> })
                 .collect_view()

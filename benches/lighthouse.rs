@@ -56,8 +56,8 @@ const BUDGETS: [Budget; 7] = [
         at_most: false,
         unit: "",
         cpu_bound: true,
-        // Quiet host, 2026-12-04: 92–94 (see TBT).
-        ceiling: Some(85.0),
+        // Quiet host, 2026-12-04: 78–91 (see TBT).
+        ceiling: Some(75.0),
     },
     Budget {
         name: "accessibility",
@@ -102,9 +102,12 @@ const BUDGETS: [Budget; 7] = [
         at_most: true,
         unit: " ms",
         cpu_bound: true,
-        // Quiet host, 2026-12-04, after the details and help moved a task later: 297–433
-        // ms (was 380–614). The rest is the stage's own first build (~60 ms unthrottled).
-        ceiling: Some(600.0),
+        // Quiet host, 2026-12-04: 380–1 064 ms over 7 runs (median of the bench's three:
+        // 796). Most of it is one task, the first build of the whole page (~90 ms
+        // unthrottled, 330–400 ms at 4×: a CPU profile of the release build with names).
+        // Drawing the details tabs a task later moved the figure within this noise and
+        // cost 0.5–1.3 KB of the 480 KB cap, so it was not kept.
+        ceiling: Some(1200.0),
     },
     Budget {
         name: "requests on first load",

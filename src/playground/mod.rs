@@ -11,7 +11,6 @@ pub mod event_log;
 pub mod faults;
 pub mod help;
 pub mod keyboard;
-pub mod later;
 pub mod lifecycle;
 pub mod modes;
 pub mod notice_bar;
@@ -36,7 +35,6 @@ use crate::playground::ctl::{Ctl, DEFAULT_PRESET};
 use crate::playground::details::DetailsTabs;
 use crate::playground::help::Help;
 use crate::playground::keyboard::keyboard;
-use crate::playground::later::Later;
 use crate::playground::notice_bar::NoticeBar;
 use crate::playground::pipeline::Pipeline;
 use crate::playground::play_loop::play_loop;
@@ -97,14 +95,7 @@ pub fn Playground() -> impl IntoView {
                 <LessonPanel/>
             </aside>
         </div>
-        // Below the first screen: each drawn a task after the stage (see `later`). The
-        // lesson panel is not: drawn late, it moves the stage (layout shift, measured:
-        // Lighthouse performance 92 → 70).
-        <Later>
-            <DetailsTabs/>
-        </Later>
-        <Later>
-            <Help/>
-        </Later>
+        <DetailsTabs/>
+        <Help/>
     }
 }

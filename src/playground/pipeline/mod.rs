@@ -99,16 +99,36 @@ fn proc_names(ctl: Ctl, kind: ProcKind) -> Vec<String> {
     })
 }
 
+/// A 64-bit FNV-1a hash of `value`: what a memo keeps instead of the value itself (a
+/// memo of a `Vec<String>` or a `Vec<Step>` costs ~1 KB of the size cap each).
+pub(crate) fn fnv_hash<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
+    struct Fnv(u64);
+    impl std::hash::Hasher for Fnv {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for b in bytes {
+                self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    value.hash(&mut h);
+    std::hash::Hasher::finish(&h)
+}
+
 /// A card for every process of one kind (redrawn when the scenario changes).
 #[component]
 fn ProcCards(kind: ProcKind) -> impl IntoView {
     let ctl = use_ctl();
-    // A memo: a reset of the same scenario keeps the cards (same names) instead of
-    // drawing them anew, which held ~10 KB more per reset (tests/memory.rs).
-    let names = Memo::new(move |_| proc_names(ctl, kind));
+    // A reset of the same scenario keeps the cards (the same names) instead of drawing
+    // them anew, which held ~10 KB more per reset (tests/memory.rs). The memo holds a
+    // hash of the names: a memo of the names themselves cost ~1 KB of the size cap.
+    let key = Memo::new(move |_| fnv_hash(&proc_names(ctl, kind)));
     move || {
-        names
-            .get()
+        key.track();
+        untrack(|| proc_names(ctl, kind))
             .into_iter()
             .map(|name| view! { <ProcessCard name=name/> })
             .collect_view()

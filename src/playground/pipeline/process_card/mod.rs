@@ -163,17 +163,21 @@ pub fn ProcessCard(name: String) -> impl IntoView {
     watch_deaths(me, died);
     let kills = move || me.with(|p| p.as_ref().and_then(|p| kills_text(i18n.lang(), p)));
     let holding = move || me.with(|p| p.as_ref().and_then(|p| holding_text(i18n.lang(), p)));
-    // A memo: the step list is drawn anew only when the program changes (a new
-    // scenario), not whenever the process moves. Redrawn on every move, the steps cost a
-    // rebuild per frame and held ~7 KB more per reset of the world (tests/memory.rs).
-    let program =
-        Memo::new(move |_| me.with(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default()));
+    // The step list is drawn anew only when the program changes, not whenever the
+    // process moves or the world is reset: redrawn, the steps cost a rebuild and held
+    // ~7 KB more per reset of the world (tests/memory.rs). The memo keeps a hash.
+    let program_key = Memo::new(move |_| {
+        me.with(|p| crate::playground::pipeline::fnv_hash(&p.as_ref().map(|p| &p.program)))
+    });
+    let program = move || {
+        program_key.track();
+        me.with_untracked(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default())
+    };
     let steps = {
         let name = name.clone();
         move || {
             let name = name.clone();
-            program
-                .get()
+            program()
                 .into_iter()
                 .map(move |step| view! { <ProgramStep name=name.clone() step me rule/> })
                 .collect_view()

@@ -127,7 +127,9 @@ fn ProcCards(kind: ProcKind) -> impl IntoView {
     // hash of the names: a memo of the names themselves cost ~1 KB of the size cap.
     let key = Memo::new(move |_| fnv_hash(&proc_names(ctl, kind)));
     move || {
-        key.track();
+        // Read, not only tracked: a memo nobody reads is never computed, so it would
+        // never learn that the names changed.
+        let _ = key.get();
         untrack(|| proc_names(ctl, kind))
             .into_iter()
             .map(|name| view! { <ProcessCard name=name/> })

@@ -170,7 +170,7 @@ pub fn ProcessCard(name: String) -> impl IntoView {
         me.with(|p| crate::playground::pipeline::fnv_hash(&p.as_ref().map(|p| &p.program)))
     });
     let program = move || {
-        program_key.track();
+        let _ = program_key.get(); // read, not only tracked (see ProcCards)
         me.with_untracked(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default())
     };
     let steps = {

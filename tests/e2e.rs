@@ -100,8 +100,8 @@ async fn a_browser_that_prefers_russian_opens_in_russian() {
 }
 
 /// #21: a language file that cannot be fetched leaves the page in its language and says
-/// so, in that language (the request is blocked through the DevTools protocol's URL
-/// blocking, so the server stays as it is).
+/// so, in that language (the page's `fetch` is replaced for the language file only, so
+/// the server stays as it is).
 #[tokio::test]
 async fn a_language_file_that_fails_to_load_keeps_the_page_and_says_so() {
     let (client, page) = session(1366, 768).await;

@@ -132,6 +132,8 @@ pub const INBOX_CLEANUP: &str =
 
 /// The probes the lesson's app-role check runs.
 pub const COUNT_OUTBOX: &str = "SELECT count(*) FROM outbox";
+/// What [`GRANT_RETURNING`] lets the app role read besides RETURNING: every event's id.
+pub const SELECT_EVENT_IDS: &str = "SELECT hodisa_id FROM outbox";
 pub const UPDATE_ALL_PUBLISHED: &str = "UPDATE outbox SET tarqatilgan_vaqt = now()";
 pub const DELETE_ALL: &str = "DELETE FROM outbox";
 pub const COUNT_TASKS: &str = "SELECT count(*) FROM vazifalar";

@@ -8,11 +8,19 @@ use outbox_model::world::{CheckLevel, ProcKind};
 use outbox_model::{preset, Action, EventId, Step, World};
 
 fn run(name: &str) -> World {
-    let s = preset(name).unwrap_or_else(|| panic!("preset {name}"));
+    run_scenario(preset(name).unwrap_or_else(|| panic!("preset {name}")))
+}
+
+fn run_scenario(s: outbox_model::scenario::Scenario) -> World {
     let mut w = World::new(&s);
     w.set_check_level(CheckLevel::Full);
     w.run(s.max_ticks);
-    assert!(w.violations().is_empty(), "{name}: {:?}", w.violations());
+    assert!(
+        w.violations().is_empty(),
+        "{}: {:?}",
+        s.name,
+        w.violations()
+    );
     w
 }
 
@@ -191,6 +199,65 @@ fn app_role_cannot_read_the_outbox() {
     }
     // Everything was rolled back.
     assert_eq!(w.counters().events_in_outbox, 0);
+}
+
+#[test]
+fn the_returning_grant_also_lets_the_app_count_and_read_event_ids() {
+    // Lesson §3.2 revokes SELECT; RETURNING hodisa_id then needs SELECT on that column.
+    // PostgreSQL (tests/truth/roles.rs checks it) lets one column's SELECT also answer
+    // count(*) and `SELECT hodisa_id`, while UPDATE stays refused.
+    let w = run("app-role");
+    let r = w.script_results();
+    let grant = r
+        .iter()
+        .position(|x| x.stmt == ScriptStmt::GrantReturning)
+        .expect("the preset grants");
+    assert_eq!(r[grant].result, Ok(0));
+    let before = |s: ScriptStmt| r[..grant].iter().find(|x| x.stmt == s).unwrap();
+    let after = |s: ScriptStmt| r[grant..].iter().find(|x| x.stmt == s).unwrap();
+    let denied = |x: &outbox_model::world::ScriptResult| {
+        x.result.as_ref().err().map(|e| e.code) == Some(sqlstate::INSUFFICIENT_PRIVILEGE)
+    };
+    assert!(denied(before(ScriptStmt::InsertEventReturning)));
+    assert!(denied(before(ScriptStmt::SelectCountOutbox)));
+    assert_eq!(after(ScriptStmt::InsertEventReturning).result, Ok(1));
+    // The one row this transaction inserted: the others were rolled back.
+    assert_eq!(after(ScriptStmt::SelectCountOutbox).result, Ok(1));
+    assert_eq!(after(ScriptStmt::SelectEventIds).result, Ok(1));
+    assert!(denied(after(ScriptStmt::UpdateOutbox)));
+    assert_eq!(w.counters().events_in_outbox, 0);
+}
+
+#[test]
+fn a_grant_rolled_back_grants_nothing_and_autocommit_commits() {
+    use outbox_model::scenario::ScriptStmt as S;
+    let mut s = preset("app-role").unwrap();
+    // BEGIN; GRANT; ROLLBACK takes the grant back, as PostgreSQL's transactional DDL does.
+    s.script = vec![
+        S::Begin,
+        S::GrantReturning,
+        S::Rollback,
+        S::Begin,
+        S::SetRoleApp,
+        S::SelectEventIds,
+        S::Rollback,
+        // psql's autocommit: this INSERT is its own committed transaction.
+        S::InsertEvent,
+        S::SelectCountOutbox,
+    ];
+    let w = run_scenario(s);
+    let r = w.script_results();
+    let ids = r.iter().find(|x| x.stmt == S::SelectEventIds).unwrap();
+    assert_eq!(
+        ids.result.as_ref().unwrap_err().code,
+        sqlstate::INSUFFICIENT_PRIVILEGE
+    );
+    assert_eq!(
+        r.last().unwrap().result,
+        Ok(1),
+        "the autocommitted row is visible"
+    );
+    assert_eq!(w.counters().events_in_outbox, 1);
 }
 
 #[test]

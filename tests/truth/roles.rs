@@ -3,7 +3,7 @@
 //! identity column) would need a grant on its sequence.
 
 use crate::harness::{Ans, Both, Model, Param, Pg, S};
-use outbox_model::db::{Privilege, Role, Table};
+use outbox_model::db::{LockMode, Privilege, Role, Table};
 use outbox_model::ids::{EventId, EventKind};
 use outbox_model::sql;
 
@@ -51,13 +51,90 @@ fn insert_only_app_role() {
     let e = b.check("INSERT … RETURNING hodisa_id", returning, model_returning);
     assert_eq!(e, Ans::Err("42501".into()));
     b.tx("ROLLBACK", S, sql::ROLLBACK);
+    a_rolled_back_grant_grants_nothing(&mut b);
     b.pg.observer.batch_execute(sql::GRANT_RETURNING).unwrap();
     b.m.db.app_can_read_hodisa_id = true;
     begin_as_app(&mut b);
     let step = "after GRANT SELECT (hodisa_id): RETURNING";
     b.check(step, returning, model_returning);
     b.tx("ROLLBACK", S, sql::ROLLBACK);
+    what_the_column_grant_also_allows(&mut b);
     a_serial_column_needs_a_sequence_grant(&mut b);
+}
+
+/// BEGIN; GRANT …; ROLLBACK: PostgreSQL's GRANT is transactional, and so is the model's
+/// (`ScriptStmt::GrantReturning` takes effect at COMMIT).
+fn a_rolled_back_grant_grants_nothing(b: &mut Both) {
+    b.tx("BEGIN", S, sql::BEGIN);
+    b.check(
+        "GRANT SELECT (hodisa_id) as the owner, in a transaction",
+        |pg| pg.exec(S, sql::GRANT_RETURNING),
+        |m| {
+            let t = m.t(S);
+            let r = m.db.grant_returning(t);
+            m.conv(r, |_| Ans::Ok)
+        },
+    );
+    b.tx("ROLLBACK", S, sql::ROLLBACK);
+    begin_as_app(b);
+    let e = b.check(
+        "after the rolled-back grant: SELECT hodisa_id FROM outbox",
+        |pg| pg.rows(S, sql::SELECT_EVENT_IDS),
+        |m| {
+            let t = m.t(S);
+            let r = m.db.probe(t, Table::Outbox, Privilege::SelectHodisaId);
+            m.conv(r, Ans::Count)
+        },
+    );
+    assert_eq!(e, Ans::Err("42501".into()));
+    b.tx("ROLLBACK", S, sql::ROLLBACK);
+}
+
+/// #20 (audit item 1): SELECT on one column is enough for `count(*)` and for reading that
+/// column of every row; the relay's poll (other columns, FOR UPDATE) and UPDATE stay refused.
+fn what_the_column_grant_also_allows(b: &mut Both) {
+    begin_as_app(b);
+    b.insert_event("INSERT INTO outbox as the app (granted)", S, 2);
+    let n = b.check(
+        "after the grant: SELECT count(*) FROM outbox",
+        |pg| pg.ids(S, sql::COUNT_OUTBOX, vec![]),
+        |m| {
+            let t = m.t(S);
+            let r = m.db.probe(t, Table::Outbox, Privilege::SelectHodisaId);
+            m.conv(r, |n| Ans::Rows(vec![n as i64]))
+        },
+    );
+    assert_eq!(n, Ans::Rows(vec![1]), "the row this transaction inserted");
+    let ids = b.check(
+        "after the grant: SELECT hodisa_id FROM outbox",
+        |pg| pg.rows(S, sql::SELECT_EVENT_IDS),
+        |m| {
+            let t = m.t(S);
+            let r = m.db.probe(t, Table::Outbox, Privilege::SelectHodisaId);
+            m.conv(r, Ans::Count)
+        },
+    );
+    assert_eq!(ids, Ans::Count(1));
+    let e = b.check(
+        "after the grant: UPDATE outbox is still refused",
+        |pg| pg.count(S, sql::UPDATE_ALL_PUBLISHED, vec![]),
+        |m| {
+            let t = m.t(S);
+            let r = m.db.probe(t, Table::Outbox, Privilege::Update);
+            m.conv(r, Ans::Count)
+        },
+    );
+    assert_eq!(e, Ans::Err("42501".into()));
+    b.tx("ROLLBACK", S, sql::ROLLBACK);
+    begin_as_app(b);
+    let e = b.poll(
+        "after the grant: the relay's poll as the app is still refused",
+        S,
+        LockMode::SkipLocked,
+        10,
+    );
+    assert_eq!(e, Ans::Err("42501".into()));
+    b.tx("ROLLBACK", S, sql::ROLLBACK);
 }
 
 /// BEGIN, then `SET LOCAL ROLE vazifalar_ilova`, compared as one step: PostgreSQL's BEGIN

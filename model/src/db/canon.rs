@@ -53,6 +53,7 @@ impl Db {
             c.h.write_u8(self.status(w.tx) as u8);
             std::hash::Hash::hash(&w.role, c.h);
             std::hash::Hash::hash(&w.session_role, c.h);
+            c.h.write_u8(w.grant_returning as u8);
             c.age(w.start_tick);
             for list in [&w.tasks, &w.outbox_inserted, &w.outbox_locked, &w.keys] {
                 c.h.write_u64(list.len() as u64);

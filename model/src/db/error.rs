@@ -10,6 +10,9 @@ pub mod sqlstate {
     pub const LOCK_NOT_AVAILABLE: &str = "55P03";
     pub const DEADLOCK_DETECTED: &str = "40P01";
     pub const IN_FAILED_TRANSACTION: &str = "25P02";
+    /// A primary-key or unique conflict without ON CONFLICT (the model's inserts all have
+    /// one, so it is named for `outbox-sim run`'s report and never produced).
+    pub const UNIQUE_VIOLATION: &str = "23505";
 }
 
 /// An error as PostgreSQL reports it: SQLSTATE and message.

@@ -51,7 +51,12 @@ impl Table {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Privilege {
+    /// SELECT that reads the row's columns (the relay's poll, `SELECT *`).
     Select,
+    /// SELECT that reads `hodisa_id` alone, or no column at all (`count(*)`): PostgreSQL
+    /// allows both with SELECT on any one column, so [`crate::sql::GRANT_RETURNING`]
+    /// (SELECT on `hodisa_id`) lets the app role count the outbox and read every event id.
+    SelectHodisaId,
     Insert,
     Update,
     Delete,
@@ -78,12 +83,15 @@ impl Db {
     pub fn check(&self, tx: TxId, table: Table, p: Privilege) -> Result<(), SqlError> {
         let allowed = match self.role(tx) {
             Role::Owner => true,
-            Role::App => matches!(
-                (table, p),
-                (Table::Vazifalar, Privilege::Insert)
-                    | (Table::Outbox, Privilege::Insert)
-                    | (Table::SorovKalitlari, Privilege::Insert)
-            ),
+            Role::App => match (table, p) {
+                (Table::Vazifalar | Table::Outbox | Table::SorovKalitlari, Privilege::Insert) => {
+                    true
+                }
+                // The column grant: nothing else on the outbox (not its other columns, not
+                // UPDATE or DELETE).
+                (Table::Outbox, Privilege::SelectHodisaId) => self.can_read_hodisa_id(tx),
+                _ => false,
+            },
         };
         if allowed {
             Ok(())
@@ -95,14 +103,40 @@ impl Db {
         }
     }
 
+    /// `GRANT SELECT (hodisa_id) ON outbox TO vazifalar_ilova` ([`crate::sql::GRANT_RETURNING`]).
+    /// As the owner it takes effect at COMMIT (at once inside its own transaction). As the
+    /// app role PostgreSQL grants nothing, with only a WARNING ("no privileges were
+    /// granted"): the statement succeeds and changes nothing.
+    pub fn grant_returning(&mut self, tx: TxId) -> Exec<()> {
+        if let Err(e) = self.usable(tx) {
+            return Exec::Err(e);
+        }
+        if self.role(tx) == Role::Owner {
+            if let Some(w) = self.wm(tx) {
+                w.grant_returning = true;
+            }
+        }
+        Exec::Done(())
+    }
+
+    /// Whether the app role may read `hodisa_id` in `tx`: granted and committed, or granted
+    /// earlier in `tx` itself.
+    pub(super) fn can_read_hodisa_id(&self, tx: TxId) -> bool {
+        self.app_can_read_hodisa_id || self.w(tx).is_some_and(|w| w.grant_returning)
+    }
+
     /// The probes of the app-role check.
     pub fn probe(&mut self, tx: TxId, table: Table, p: Privilege) -> Exec<u64> {
         if let Err(e) = self.usable(tx).and_then(|_| self.check(tx, table, p)) {
             return self.fail(tx, e);
         }
         match (table, p) {
-            (Table::Outbox, Privilege::Select) => Exec::Done(self.count_outbox_visible(tx)),
-            (Table::Vazifalar, Privilege::Select) => Exec::Done(self.count_tasks_visible(tx)),
+            (Table::Outbox, Privilege::Select | Privilege::SelectHodisaId) => {
+                Exec::Done(self.count_outbox_visible(tx))
+            }
+            (Table::Vazifalar, Privilege::Select | Privilege::SelectHodisaId) => {
+                Exec::Done(self.count_tasks_visible(tx))
+            }
             (Table::Outbox, Privilege::Update | Privilege::Delete) => {
                 let rows: Vec<u32> = (0..self.outbox.len() as u32)
                     .filter(|&i| {

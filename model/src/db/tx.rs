@@ -28,6 +28,9 @@ pub(super) struct TxWork {
     pub(super) inbox_deleted: Vec<EventId>,
     pub(super) keys: Vec<u32>,
     pub(super) actions: Vec<u32>,
+    /// `GRANT SELECT (hodisa_id) …` ran in this transaction: it takes effect for others at
+    /// COMMIT (a GRANT is transactional in PostgreSQL; ROLLBACK takes it back).
+    pub(super) grant_returning: bool,
 }
 
 clone_reusing!(TxWork {
@@ -41,7 +44,8 @@ clone_reusing!(TxWork {
     inbox,
     inbox_deleted,
     keys,
-    actions
+    actions,
+    grant_returning
 });
 
 /// A pool that every Db compares and hashes as equal: it holds no state.
@@ -155,6 +159,7 @@ impl Db {
         w.inbox_deleted.clear();
         w.keys.clear();
         w.actions.clear();
+        w.grant_returning = false;
         if self.spare.0.len() < 8 {
             self.spare.0.push(w);
         }
@@ -238,6 +243,9 @@ impl Db {
             self.inbox[h.index()] = InboxSlot::default();
             self.committed_inbox -= 1;
             out.touched_events.push(h);
+        }
+        if w.grant_returning {
+            self.app_can_read_hodisa_id = true;
         }
         for &a in &w.actions {
             let row = &self.actions[a as usize];

@@ -46,7 +46,7 @@ impl Db {
         {
             return self.fail(tx, e);
         }
-        if returning && self.role(tx) == Role::App && !self.app_can_read_hodisa_id {
+        if returning && self.role(tx) == Role::App && !self.can_read_hodisa_id(tx) {
             let e = SqlError::new(
                 sqlstate::INSUFFICIENT_PRIVILEGE,
                 "permission denied for table outbox",

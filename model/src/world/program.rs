@@ -184,6 +184,8 @@ pub fn script_sql(s: ScriptStmt) -> &'static str {
         ScriptStmt::InsertEvent => sql::INSERT_EVENT,
         ScriptStmt::InsertEventReturning => sql::INSERT_EVENT_RETURNING,
         ScriptStmt::SelectCountOutbox => sql::COUNT_OUTBOX,
+        ScriptStmt::SelectEventIds => sql::SELECT_EVENT_IDS,
+        ScriptStmt::GrantReturning => sql::GRANT_RETURNING,
         ScriptStmt::SelectCountTasks => sql::COUNT_TASKS,
         ScriptStmt::UpdateOutbox => sql::UPDATE_ALL_PUBLISHED,
         ScriptStmt::DeleteOutbox => sql::DELETE_ALL,

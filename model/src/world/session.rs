@@ -40,14 +40,22 @@ impl World {
                 }
                 Ok(0)
             }
-            _ => match self.session_statement(i, pos, stmt) {
-                Exec::Done(n) => Ok(n),
-                Exec::Err(e) => Err(e),
-                Exec::Blocked(t) => {
-                    self.block(i, Wait::Tx(t));
-                    return;
+            _ => {
+                let r = match self.session_statement(i, pos, stmt) {
+                    Exec::Done(n) => Ok(n),
+                    Exec::Err(e) => Err(e),
+                    Exec::Blocked(t) => {
+                        self.block(i, Wait::Tx(t));
+                        return;
+                    }
+                };
+                // psql's autocommit: a statement outside BEGIN … COMMIT is its own
+                // transaction, committed when it succeeds and rolled back when it fails.
+                if !in_explicit_tx(&self.script, pos) && self.procs[i].tx.is_some() {
+                    self.end_tx(i, r.is_ok(), true);
                 }
-            },
+                r
+            }
         };
         let note = match &result {
             Ok(n) => Note::Rows { n: *n as u32 },
@@ -100,11 +108,26 @@ impl World {
                     )
                     .map(|_| 1)
             }
-            ScriptStmt::SelectCountOutbox => self.db.probe(tx, Table::Outbox, Privilege::Select),
+            // count(*) needs SELECT on any one column; `hodisa_id`'s grant is one.
+            ScriptStmt::SelectCountOutbox | ScriptStmt::SelectEventIds => {
+                self.db.probe(tx, Table::Outbox, Privilege::SelectHodisaId)
+            }
+            ScriptStmt::GrantReturning => self.db.grant_returning(tx).map(|_| 0),
             ScriptStmt::SelectCountTasks => self.db.probe(tx, Table::Vazifalar, Privilege::Select),
             ScriptStmt::UpdateOutbox => self.db.probe(tx, Table::Outbox, Privilege::Update),
             ScriptStmt::DeleteOutbox => self.db.probe(tx, Table::Outbox, Privilege::Delete),
             _ => unreachable!(),
         }
     }
+}
+
+/// Whether the statement at `pos` runs inside the script's own BEGIN … COMMIT / ROLLBACK
+/// (otherwise psql runs it in autocommit).
+fn in_explicit_tx(script: &[ScriptStmt], pos: usize) -> bool {
+    script[..pos].iter().rev().find(|s| {
+        matches!(
+            s,
+            ScriptStmt::Begin | ScriptStmt::Commit | ScriptStmt::Rollback
+        )
+    }) == Some(&ScriptStmt::Begin)
 }

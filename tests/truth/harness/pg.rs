@@ -229,6 +229,17 @@ impl Pg {
         )
     }
 
+    /// A query answered by how many rows it returned (columns of any type).
+    pub fn rows(&mut self, who: &str, text: &'static str) -> Ans {
+        self.run(
+            who,
+            Box::new(move |c| match c.query(text, &[]) {
+                Ok(rows) => Ans::Count(rows.len() as u64),
+                Err(e) => Ans::Err(code(&e)),
+            }),
+        )
+    }
+
     /// `INSERT … RETURNING hodisa_id`: the number of rows it returned.
     pub fn returning(&mut self, who: &str, p: Vec<Param>) -> Ans {
         self.run(

@@ -101,3 +101,60 @@ fn hostile_files_end_with_a_message() {
     let (code, _, _) = sim(&["run", f.to_str().unwrap(), "--max-ticks", "lots"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn show_prints_a_preset_that_reads_back_as_the_same_scenario() {
+    for name in ["canon-dual-write", "app-role", "exercise-3"] {
+        let (code, out, _) = sim(&["show", name]);
+        assert_eq!(code, 0, "{name}");
+        let back = outbox_model::Scenario::from_json(&out).expect("show prints a scenario");
+        assert_eq!(Some(back), outbox_model::preset(name), "{name}");
+    }
+    let (code, _, err) = sim(&["show", "no-such-preset"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("outbox-sim list"), "{err}");
+}
+
+#[test]
+fn a_scenario_left_without_a_seed_gets_the_presets_seed() {
+    let s = outbox_model::Scenario::from_json(r#"{"name":"mine"}"#).unwrap();
+    assert_eq!(s.seed, outbox_model::scenario::DEFAULT_SEED);
+    assert_eq!(outbox_model::preset("canon-outbox").unwrap().seed, s.seed);
+}
+
+fn report(preset: &str) -> serde_json::Value {
+    let (code, out, err) = sim(&["run", preset]);
+    assert_eq!(code, 0, "{preset}: {err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    v["report"].clone()
+}
+
+#[test]
+fn run_reports_deliveries_inbox_conflicts_errors_and_polls() {
+    // Lesson exercise 3: one event delivered three times, the inbox absorbs the repeats
+    // (one effect; the third delivery is skipped by the inbox check, the second conflicts).
+    let r = report("exercise-3");
+    assert_eq!(r["deliveries_per_event"]["max"], 3);
+    assert_eq!(r["jobs_created"], 1);
+    assert!(r["inbox_conflicts"].as_u64().unwrap() >= 1, "{r}");
+    // Lesson exercise 2: five events, publishing event 3 fails once: the first poll
+    // publishes 4 and fails 1 ({ tarqatildi: 4, xato: 1 }), the next publishes the last one.
+    let r = report("exercise-2");
+    let polls = &r["polls"]["newest"]["relay-1"];
+    assert_eq!(polls[0], serde_json::json!({"tarqatildi": 4, "xato": 1}));
+    assert_eq!(polls[1], serde_json::json!({"tarqatildi": 1, "xato": 0}));
+    assert_eq!(
+        (
+            r["polls"]["tarqatildi"].as_u64(),
+            r["polls"]["xato"].as_u64()
+        ),
+        (Some(5), Some(1))
+    );
+    // Two NOWAIT relays: the one that finds the rows locked gets 55P03.
+    let r = report("two-relays-nowait");
+    assert!(r["sql_errors"]["55P03"].as_u64().unwrap() > 0, "{r}");
+    // The app role: SELECT, UPDATE, DELETE, RETURNING refused, then UPDATE again after
+    // the grant: five 42501s and nothing else.
+    let r = report("app-role");
+    assert_eq!(r["sql_errors"], serde_json::json!({"42501": 5}));
+}

@@ -1,13 +1,22 @@
 //! `outbox-sim`: runs a scenario natively and prints its final counters as one JSON object.
 //!
 //!   outbox-sim list                                      the presets, one line each
+//!   outbox-sim show <preset>                             a preset as scenario JSON
 //!   outbox-sim run <preset|file.json> [--max-ticks N]    run one; exit 2 on a bad scenario
+//!
+//! `run` prints one JSON object: the counters the page shows, and under `report` what the
+//! whole run did: jobs created, queue.add calls and deliveries per event (a histogram and
+//! the maximum), SQL errors by SQLSTATE, inbox conflicts, and the relays' polls (totals
+//! and each relay's newest polls as the lesson's `{ tarqatildi, xato }`).
 //!
 //! A scenario may ask for up to u64::MAX ticks, and a world that never settles (a poison
 //! event the relay retries forever) would then run for ever: the run stops at
 //! `--max-ticks` (default [`DEFAULT_MAX_TICKS`]) and says so on stderr.
 
+use outbox_model::world::ProcKind;
 use outbox_model::{presets, Scenario, World};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 /// Ticks a run may take unless `--max-ticks` says otherwise: seconds of work natively,
@@ -15,7 +24,10 @@ use std::process::ExitCode;
 const DEFAULT_MAX_TICKS: u64 = 10_000_000;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: outbox-sim list | outbox-sim run <preset-or-file.json> [--max-ticks N]");
+    eprintln!(
+        "usage: outbox-sim list | outbox-sim show <preset> | \
+         outbox-sim run <preset-or-file.json> [--max-ticks N]"
+    );
     ExitCode::from(2)
 }
 
@@ -28,6 +40,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("show") if args.len() == 2 => show(&args[1]),
         Some("run") => match run_args(&args[1..]) {
             Some((what, bound_ticks)) => run(what, bound_ticks),
             None => usage(),
@@ -82,8 +95,9 @@ fn run(what: &str, bound_ticks: u64) -> ExitCode {
             scenario.max_ticks
         );
     }
-    let c = w.counters();
-    println!("{}", serde_json::to_string(&c).expect("counters serialise"));
+    let mut out = serde_json::to_value(w.counters()).expect("counters serialise");
+    out["report"] = report(&w);
+    println!("{out}");
     if !w.violations().is_empty() {
         for v in w.violations() {
             eprintln!("invariant broken: {v}");
@@ -91,4 +105,71 @@ fn run(what: &str, bound_ticks: u64) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// A preset as the scenario JSON a file would hold: the starting point for one's own.
+fn show(name: &str) -> ExitCode {
+    match outbox_model::preset(name) {
+        Some(s) => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&s).expect("scenario serialises")
+            );
+            ExitCode::SUCCESS
+        }
+        None => {
+            eprintln!("outbox-sim: no preset {name:?} (outbox-sim list names them)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What the whole run did, beyond the counters (see the module's comment).
+fn report(w: &World) -> Value {
+    let lives: Vec<_> = w.auditor().events().map(|(_, l)| *l).collect();
+    let jobs_created: u64 = lives.iter().map(|l| l.jobs_created as u64).sum();
+    let t = w.tally();
+    let sql_errors: Map<String, Value> = t
+        .sql_errors_by_code()
+        .into_iter()
+        .map(|(code, n)| (code.to_string(), json!(n)))
+        .collect();
+    json!({
+        "jobs_created": jobs_created,
+        "queue_adds_per_event": histogram(lives.iter().map(|l| l.adds)),
+        "deliveries_per_event": histogram(lives.iter().map(|l| l.deliveries)),
+        "sql_errors": sql_errors,
+        "inbox_conflicts": t.inbox_conflicts,
+        "polls": {
+            "count": t.polls,
+            "tarqatildi": t.polls_published,
+            "xato": t.polls_failed,
+            "newest": newest_polls(w),
+        },
+    })
+}
+
+/// `{"histogram": {"<n>": events with n}, "max": n}` over every event the run minted.
+fn histogram(per_event: impl Iterator<Item = u16>) -> Value {
+    let mut h: BTreeMap<u16, u64> = BTreeMap::new();
+    for n in per_event {
+        *h.entry(n).or_default() += 1;
+    }
+    let max = h.keys().next_back().copied().unwrap_or(0);
+    let h: Map<String, Value> = h
+        .into_iter()
+        .map(|(n, k)| (n.to_string(), json!(k)))
+        .collect();
+    json!({ "histogram": h, "max": max })
+}
+
+/// Each relay's newest polls (the world keeps the last 64 of each), by process name.
+fn newest_polls(w: &World) -> Value {
+    let mut out = Map::new();
+    for (i, p) in w.procs().iter().enumerate() {
+        if p.kind == ProcKind::Relay {
+            out.insert(p.name.clone(), json!(w.polls()[i]));
+        }
+    }
+    Value::Object(out)
 }

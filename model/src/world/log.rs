@@ -72,6 +72,7 @@ pub(super) const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
 
 impl World {
     pub(super) fn log(&mut self, proc: Option<ProcId>, step: Option<Step>, note: Note) {
+        self.tally.note(step, &note);
         if self.cfg.log_cap == 0 {
             return;
         }

@@ -23,6 +23,7 @@ mod program;
 mod read;
 mod relay;
 mod session;
+mod tally;
 mod worker;
 
 pub use crate::action::{Action, ProcKind, Step, When};
@@ -33,6 +34,7 @@ pub use log::{FaultNote, LogEntry, Note};
 pub use program::{program, script_sql, step_sql};
 pub use relay::{Poll, RelayMem};
 pub use session::{ScriptResult, PG_SLEEP_TICKS};
+pub use tally::{Tally, SQL_ERROR_CODES};
 
 use crate::auditor::{Auditor, TaskRef};
 use crate::db::{Cursor, Db, Exec};
@@ -229,6 +231,8 @@ pub struct World {
     external_seen: BTreeSet<u32>,
     pub(crate) log: VecDeque<LogEntry>,
     pub(crate) polls: Vec<Vec<Poll>>,
+    /// Totals over the whole run (the log and `polls` keep only their newest part).
+    pub(crate) tally: tally::Tally,
     pub(crate) script_results: Vec<ScriptResult>,
     /// Every kill: which process, at which step, at which tick (capped).
     pub(crate) kills: Vec<(ProcId, Step, u64)>,
@@ -274,6 +278,7 @@ clone_reusing!(World {
     external_seen,
     log,
     polls,
+    tally,
     script_results,
     kills,
     high_water,
@@ -334,6 +339,7 @@ impl World {
             next_stall_check: cfg.queue.stalled_interval_ticks,
             external_seen: BTreeSet::new(),
             log: VecDeque::new(),
+            tally: Default::default(),
             script_results: Vec::new(),
             kills: Vec::new(),
             high_water: 0,

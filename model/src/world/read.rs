@@ -52,6 +52,11 @@ impl World {
         &self.polls
     }
     /// The psql session's statements and what each answered.
+    /// Totals over the whole run: SQL errors by code, inbox conflicts, relay polls.
+    pub fn tally(&self) -> &super::Tally {
+        &self.tally
+    }
+
     pub fn script_results(&self) -> &[ScriptResult] {
         &self.script_results
     }

@@ -68,6 +68,7 @@ impl World {
         m.ok.clear();
         m.bad.clear();
         m.cursor.reset();
+        self.tally.poll(poll.published, poll.failed);
         let h = &mut self.polls[i];
         if h.len() >= POLL_HISTORY {
             h.remove(0);

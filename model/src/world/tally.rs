@@ -1,0 +1,60 @@
+//! What a whole run did, counted as it happens: SQL errors by SQLSTATE, inbox conflicts,
+//! and every relay poll's result. The log and the poll history are capped (the page shows
+//! their newest part); these totals are not, so `outbox-sim run` can print them and a
+//! scenario file can check an exercise without stepping (#20).
+
+use super::Note;
+use crate::action::Step;
+use crate::db::sqlstate;
+use serde::Serialize;
+
+/// The SQLSTATEs the lesson names, in the order of [`Tally::sql_errors`]; the last slot
+/// counts any other code.
+pub const SQL_ERROR_CODES: [&str; 5] = [
+    sqlstate::LOCK_NOT_AVAILABLE,
+    sqlstate::DEADLOCK_DETECTED,
+    sqlstate::INSUFFICIENT_PRIVILEGE,
+    sqlstate::UNIQUE_VIOLATION,
+    sqlstate::IN_FAILED_TRANSACTION,
+];
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Tally {
+    /// Statements that failed, by [`SQL_ERROR_CODES`]; index 5: any other code.
+    pub sql_errors: [u64; 6],
+    /// `INSERT INTO inbox … ON CONFLICT DO NOTHING` that inserted nothing: a repeat
+    /// delivery the inbox absorbed.
+    pub inbox_conflicts: u64,
+    /// Relay polls finished (their transaction committed), all relays together.
+    pub polls: u64,
+    /// Rows those polls published (the lesson's `tarqatildi`) and failed (`xato`).
+    pub polls_published: u64,
+    pub polls_failed: u64,
+}
+
+impl Tally {
+    pub(super) fn note(&mut self, step: Option<Step>, note: &Note) {
+        match note {
+            Note::Error { code } => {
+                let slot = SQL_ERROR_CODES.iter().position(|c| c == code);
+                self.sql_errors[slot.unwrap_or(SQL_ERROR_CODES.len())] += 1;
+            }
+            Note::Inserted { inserted: false } if step == Some(Step::InboxInsert) => {
+                self.inbox_conflicts += 1;
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn poll(&mut self, published: u32, failed: u32) {
+        self.polls += 1;
+        self.polls_published += published as u64;
+        self.polls_failed += failed as u64;
+    }
+
+    /// `(code, count)` for every code that occurred, "other" for codes not listed.
+    pub fn sql_errors_by_code(&self) -> Vec<(&'static str, u64)> {
+        let names = SQL_ERROR_CODES.iter().copied().chain(["other"]);
+        names.zip(self.sql_errors).filter(|&(_, n)| n > 0).collect()
+    }
+}

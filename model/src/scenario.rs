@@ -192,12 +192,16 @@ impl Default for Workload {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "fault", deny_unknown_fields)]
 pub enum Fault {
-    /// Kill `process` when it reaches `step` and `when` holds, at most `times` times.
+    /// Kill `process` when it reaches `step` and `when` holds, at most `times` times; with
+    /// `per_task`, at most `times` times for each task (e.g. "die at this step once for
+    /// every task with i % 10 == 7": the retry of that task then gets through).
     Kill {
         process: String,
         step: Step,
         when: When,
         times: Option<u32>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        per_task: bool,
     },
     /// Publishing event `h-event` fails this many times (u32::MAX: always, a poison event).
     FailPublish { event: u32, times: u32 },
@@ -575,7 +579,12 @@ fn kill(process: &str, step: Step, when: When, times: Option<u32>) -> Fault {
         step,
         when,
         times,
+        per_task: false,
     }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Schedules `action` at `tick`.

@@ -392,3 +392,56 @@ fn redis_restart_with_appendonly_keeps_every_job() {
     let j = serde_json::to_string(&Action::RedisRestart).unwrap();
     assert_eq!(j, r#"{"action":"redis_restart"}"#);
 }
+
+/// #20: a kill rule per task. "Die before COMMIT once for every task with i % 10 == 7",
+/// and the client retries: every such task dies once, its retry gets through, all 100
+/// land. The same rule as one global budget (`times: 1`) kills only task 7; without a
+/// budget it kills every retry too, and those ten tasks never land.
+#[test]
+fn a_kill_rule_can_fire_once_per_task() {
+    use outbox_model::action::{Step, When};
+    use outbox_model::scenario::{ApiMode, Fault};
+    let run_with = |times: Option<u32>, per_task: bool| {
+        let mut s = preset("canon-outbox").unwrap();
+        s.config.api = ApiMode::Outbox;
+        s.config.client_retries = 2;
+        s.faults = vec![Fault::Kill {
+            process: "api".into(),
+            step: Step::Commit,
+            when: When::TaskIndexMod {
+                modulus: 10,
+                remainder: 7,
+            },
+            times,
+            per_task,
+        }];
+        let w = finish(start(&s), &s);
+        (w.counters(), w.kills().len())
+    };
+    let (c, kills) = run_with(Some(1), true);
+    assert_eq!(
+        (c.tasks_in_db, c.queue_jobs, c.lost, kills),
+        (100, 100, 0, 10)
+    );
+    let (c, kills) = run_with(Some(1), false);
+    assert_eq!((c.tasks_in_db, kills), (100, 1));
+    // Unlimited, not per task: each of the ten tasks dies on its try and both retries.
+    let (c, kills) = run_with(None, false);
+    assert_eq!((c.tasks_in_db, kills), (90, 30));
+    // Per task with a budget of two: the second retry gets through.
+    let (c, kills) = run_with(Some(2), true);
+    assert_eq!((c.tasks_in_db, kills), (100, 20));
+}
+
+#[test]
+fn a_per_task_rule_reads_and_writes_as_json() {
+    let text = r#"{"name":"per-task","config":{"api":"outbox","client_retries":1},
+        "workload":{"tasks":100},"faults":[
+        {"fault":"kill","process":"api","step":"commit",
+         "when":{"task_index_mod":{"modulus":10,"remainder":7}},"times":1,"per_task":true}]}"#;
+    let s = Scenario::from_json(text).expect("a per-task rule parses");
+    let back = Scenario::from_json(&serde_json::to_string(&s).unwrap()).unwrap();
+    assert_eq!(back, s);
+    let w = finish(start(&s), &s);
+    assert_eq!((w.counters().tasks_in_db, w.kills().len()), (100, 10));
+}

@@ -38,6 +38,7 @@ fn hostile_links(page: &str, payload: &str) -> Vec<(&'static str, String)> {
         step: Step::QueueAdd,
         when: outbox_model::scenario::When::Nth { n: 1 },
         times: Some(1),
+        per_task: false,
     });
     out.push(("process in a fault", url_of(page, &run)));
     // … and in a scheduled action.

@@ -8,14 +8,19 @@ use crate::db::{Cursor, Exec, Role};
 use crate::ids::{EventId, ProcId};
 use crate::queue::{Health, Persistence};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ArmedKill {
     pub proc: ProcId,
     pub step: Step,
     pub when: When,
+    /// Fires left (None: no limit); for a per-task rule, each task's budget.
     pub remaining: Option<u32>,
     pub reached: u32,
+    /// A per-task rule (`Fault::Kill { per_task: true }`): how often it fired, by task index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_task: Option<BTreeMap<u32, u32>>,
 }
 
 impl World {
@@ -139,6 +144,7 @@ impl World {
             when: when.clone(),
             remaining: times,
             reached: 0,
+            per_task: None,
         });
     }
 
@@ -352,10 +358,24 @@ impl World {
             }
             let c = *ctx.get_or_insert_with(|| self.context(i));
             let k = &mut self.armed[n];
-            if Self::when_holds(&k.when, reached, c) {
-                fire = true;
-                if let Some(r) = k.remaining.as_mut() {
-                    *r -= 1;
+            if !Self::when_holds(&k.when, reached, c) {
+                continue;
+            }
+            match (k.per_task.as_mut(), c.0) {
+                (None, _) => {
+                    fire = true;
+                    if let Some(r) = k.remaining.as_mut() {
+                        *r -= 1;
+                    }
+                }
+                // A per-task rule needs a task in hand, and fires within its budget.
+                (Some(_), None) => {}
+                (Some(fired), Some(task)) => {
+                    let done = fired.entry(task).or_default();
+                    if k.remaining.is_none_or(|r| *done < r) {
+                        *done += 1;
+                        fire = true;
+                    }
                 }
             }
         }

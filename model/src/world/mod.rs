@@ -45,7 +45,7 @@ use crate::scenario::{Config, Fault, Scenario, ScriptStmt};
 use gates::{Gates, Runnable, GATE_NEVER};
 use relay::POLL_HISTORY;
 use serde::Serialize;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case", tag = "on", content = "id")]
@@ -381,9 +381,14 @@ impl World {
                     step,
                     when,
                     times,
+                    per_task,
                 } => {
                     if let Some(p) = self.find(process) {
                         self.arm_kill(p, *step, when, *times);
+                        if *per_task {
+                            let k = self.armed.last_mut().expect("just armed");
+                            k.per_task = Some(BTreeMap::new());
+                        }
                     }
                 }
                 Fault::FailPublish { event, times } => self.publish_failures.push((*event, *times)),

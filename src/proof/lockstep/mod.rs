@@ -66,6 +66,7 @@ pub fn scenario(d: Design, tasks: u32, seed: u64, kill_api: bool, kill_worker: b
             step: api_after_commit(d),
             when: canon.clone(),
             times: None,
+            per_task: false,
         });
     }
     if kill_worker {
@@ -74,6 +75,7 @@ pub fn scenario(d: Design, tasks: u32, seed: u64, kill_api: bool, kill_worker: b
             step: Step::Complete,
             when: canon,
             times: None,
+            per_task: false,
         });
     }
     s

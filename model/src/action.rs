@@ -104,8 +104,10 @@ impl ProcKind {
     /// the relays and workers (from 1) and is ignored for the kinds there is one of.
     pub fn name(self, n: u8) -> String {
         match self {
-            ProcKind::Client => "client".into(),
-            ProcKind::Api => "api".into(),
+            ProcKind::Client if n == 0 => "client".into(),
+            ProcKind::Client => format!("client-{n}"),
+            ProcKind::Api if n == 0 => "api".into(),
+            ProcKind::Api => format!("api-{n}"),
             ProcKind::Relay => format!("relay-{n}"),
             ProcKind::Worker => format!("worker-{n}"),
             ProcKind::Cdc => "cdc".into(),

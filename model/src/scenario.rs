@@ -82,6 +82,10 @@ impl Default for RelayConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub api: ApiMode,
+    /// API instances taking requests at once (1–3), each with its own client sending
+    /// every `apis`-th task: with more than one, transactions commit out of id order (#20).
+    #[serde(skip_serializing_if = "is_one")]
+    pub apis: u8,
     /// The API connects as `vazifalar_ilova` (INSERT-only on the outbox).
     pub api_app_role: bool,
     /// Number of polling relays (0–3). Dual-write modes usually run none.
@@ -145,6 +149,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             api: ApiMode::Outbox,
+            apis: 1,
             api_app_role: true,
             relays: 1,
             relay: RelayConfig::default(),
@@ -207,6 +212,16 @@ pub enum Fault {
     FailPublish { event: u32, times: u32 },
     /// The API's business logic throws after its INSERTs: it rolls back instead of COMMIT.
     ApiError { when: When },
+    /// `process` stalls `ticks` ticks on reaching `step` when `when` holds (a slow COMMIT,
+    /// a GC pause, a slow network), at most `times` times; the step then runs. Whatever
+    /// the process holds (its transaction, its locks) stays held meanwhile.
+    Delay {
+        process: String,
+        step: Step,
+        when: When,
+        ticks: u64,
+        times: Option<u32>,
+    },
 }
 
 /// An action at a given tick.
@@ -297,7 +312,14 @@ impl Default for Scenario {
 /// from 1 among the relays and among the workers, and is 0 for a kind there is one of. The
 /// world is built from this list; names are made from it ([`ProcKind::name`]).
 pub fn processes(cfg: &Config, session: bool) -> Vec<(ProcKind, u8)> {
-    let mut v = vec![(ProcKind::Client, 0), (ProcKind::Api, 0)];
+    // Each API follows its own client (the world pairs them by place: client, then API).
+    let mut v = if cfg.apis <= 1 {
+        vec![(ProcKind::Client, 0), (ProcKind::Api, 0)]
+    } else {
+        (1..=cfg.apis)
+            .flat_map(|n| [(ProcKind::Client, n), (ProcKind::Api, n)])
+            .collect()
+    };
     v.extend((1..=cfg.relays).map(|n| (ProcKind::Relay, n)));
     v.extend((1..=cfg.workers).map(|n| (ProcKind::Worker, n)));
     if cfg.cdc {
@@ -434,6 +456,9 @@ impl Scenario {
                 return invalid(field, format!("at most {MAX_DURATION_TICKS}"));
             }
         }
+        if !(1..=MAX_APIS).contains(&c.apis) {
+            return invalid("config.apis", format!("1 to {MAX_APIS}"));
+        }
         if c.client_retries > 10 {
             return invalid("config.client_retries", "at most 10".into());
         }
@@ -450,7 +475,7 @@ impl Scenario {
     fn check_faults(&self) -> Result<(), ScenarioError> {
         for (i, f) in self.faults.iter().enumerate() {
             let when = match f {
-                Fault::Kill { process, when, .. } => {
+                Fault::Kill { process, when, .. } | Fault::Delay { process, when, .. } => {
                     if proc_index(&self.config, process, !self.script.is_empty()).is_none() {
                         return invalid(
                             &format!("faults[{i}].process"),
@@ -586,6 +611,13 @@ fn kill(process: &str, step: Step, when: When, times: Option<u32>) -> Fault {
 fn is_false(b: &bool) -> bool {
     !*b
 }
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
+}
+
+/// The most API instances a configuration may run.
+pub const MAX_APIS: u8 = 3;
 
 /// Schedules `action` at `tick`.
 fn at(s: &mut Scenario, tick: u64, action: Action) {
@@ -897,6 +929,25 @@ pub fn presets() -> Vec<Scenario> {
     s.workload.tasks = 20;
     s.config.relay.poll_interval_ticks = 5;
     s.script = slow_tx;
+    v.push(s);
+
+    // #20: the same loss without a scripted session: two API instances, api-1's COMMIT
+    // slow for every task with i % 10 == 4 (it takes the even tasks: 4 and 14).
+    let mut s = base("high-water-two-apis", "Two API instances and a slow COMMIT on api-1: its row takes its id early and commits late; the high-water relay's mark passes it → lost, with no scripted psql session");
+    s.workload.tasks = 20;
+    s.config.apis = 2;
+    s.config.relay.mode = RelayMode::HighWater;
+    s.config.relay.poll_interval_ticks = 5;
+    s.faults.push(Fault::Delay {
+        process: "api-1".into(),
+        step: Step::Commit,
+        when: When::TaskIndexMod {
+            modulus: 10,
+            remainder: 4,
+        },
+        ticks: 40,
+        times: None,
+    });
     v.push(s);
 
     // Relay down for 4 days (killed at tick 1, restarted at tick 400), retention 1 day.

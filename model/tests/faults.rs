@@ -445,3 +445,61 @@ fn a_per_task_rule_reads_and_writes_as_json() {
     let w = finish(start(&s), &s);
     assert_eq!((w.counters().tasks_in_db, w.kills().len()), (100, 10));
 }
+
+/// #20: a delay on a step, with two API instances. A slow COMMIT on api-1 lets api-2's
+/// later row commit first; the high-water relay moves its mark past api-1's row before
+/// that row is visible, and never reads it: lost, the way it happens in production (the
+/// lesson's §5 warning about `WHERE id > last_id`). The lesson's poll (SKIP LOCKED on
+/// `tarqatilgan_vaqt IS NULL`) loses nothing under the same faults.
+#[test]
+fn a_slow_commit_on_one_of_two_apis_makes_the_high_water_relay_lose_a_row() {
+    use outbox_model::scenario::RelayMode;
+    let run_with = |mode: RelayMode| {
+        let mut s = preset("high-water-two-apis").unwrap();
+        s.config.relay.mode = mode;
+        s.config.log_cap = 10_000;
+        let w = finish(start(&s), &s);
+        let delayed = w
+            .log_entries()
+            .iter()
+            .filter(|e| matches!(e.note, outbox_model::world::Note::Delayed { .. }))
+            .count();
+        (w.counters(), delayed)
+    };
+    let (c, _) = run_with(RelayMode::Lesson);
+    assert_eq!((c.tasks_in_db, c.queue_jobs, c.lost), (20, 20, 0));
+    let (c, delayed) = run_with(RelayMode::HighWater);
+    assert_eq!(
+        delayed, 2,
+        "tasks 4 and 14 go through api-1 (it takes the even ones)"
+    );
+    assert_eq!(c.tasks_in_db, 20);
+    // One of api-1's two slow rows commits after api-2's later rows were polled and the
+    // mark moved past it: that event is lost (never published; the relay no longer looks
+    // below its mark).
+    assert_eq!(
+        (c.queue_jobs, c.lost, c.events_unpublished),
+        (19, 1, 1),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn two_apis_share_the_workload_and_names_follow() {
+    let mut s = preset("canon-outbox").unwrap();
+    s.config.apis = 3;
+    let w = finish(start(&s), &s);
+    let names: Vec<&str> = w.procs().iter().map(|p| p.name.as_str()).take(6).collect();
+    assert_eq!(
+        names,
+        ["client-1", "api-1", "client-2", "api-2", "client-3", "api-3"]
+    );
+    let c = w.counters();
+    // Lesson §3: the outbox keeps every event, however many API instances write.
+    assert_eq!(
+        (c.tasks_in_db, c.queue_jobs, c.lost, c.duplicate_effects),
+        (100, 100, 0, 0)
+    );
+    let bad = Scenario::from_json(r#"{"name":"x","config":{"apis":4}}"#).unwrap_err();
+    assert_eq!(bad.field, "config.apis");
+}

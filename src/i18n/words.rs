@@ -22,6 +22,15 @@ pub fn proc_name(lang: Lang, name: &str) -> String {
         "cleaner" => t(lang, Key::ProcCleaner).to_string(),
         _ => numbered("relay-", Key::ProcRelay)
             .or_else(|| numbered("worker-", Key::ProcWorker))
+            // Several API instances (`apis` > 1): "API 2", "mijoz 2".
+            .or_else(|| {
+                let (kind, n) = name.split_once('-')?;
+                let key = [("api", Key::ProcApi), ("client", Key::ProcClient)]
+                    .into_iter()
+                    .find(|(k, _)| *k == kind)?
+                    .1;
+                Some(format!("{} {n}", t(lang, key)))
+            })
             .unwrap_or_else(|| name.to_string()),
     }
 }
@@ -105,6 +114,7 @@ pub fn note_text(lang: Lang, note: &Note, who: impl Fn(Wait) -> String) -> Strin
         Note::Blocked { on } => t(lang, Key::NoteBlocked).replace("{who}", &who(*on)),
         Note::Error { code } => t(lang, Key::NoteError).replace("{code}", code),
         Note::Killed => t(lang, Key::NoteKilled).to_string(),
+        Note::Delayed { ticks } => tn(lang, Key::NoteDelayed, *ticks),
         Note::Restarted => t(lang, Key::NoteRestarted).to_string(),
         Note::Stalled {
             event,
@@ -215,6 +225,8 @@ mod tests {
     fn process_names_read_as_words() {
         assert_eq!(proc_name(Lang::En, "relay-2"), "relay 2");
         assert_eq!(proc_name(Lang::Uz, "client"), "mijoz");
+        assert_eq!(proc_name(Lang::Uz, "client-2"), "mijoz 2");
+        assert_eq!(proc_name(Lang::En, "api-1"), "API 1");
         assert_eq!(proc_name(Lang::En, "unknown-x"), "unknown-x");
     }
 

@@ -28,7 +28,7 @@ impl World {
         let r = self.api_req(i);
         self.touched.push(r.event);
         self.set_api_req(i, None);
-        self.reply_client(ok);
+        self.reply_client(i, ok);
         let first = self.procs[i].program[0];
         self.goto(i, first);
     }

@@ -20,7 +20,7 @@ impl World {
         match self.procs[i].pc {
             Step::Send => {
                 let e = self.mint(next, EventKind::Created, TaskRef::NotYet);
-                let a = self.api_index();
+                let a = i + 1;
                 self.touch_proc(a);
                 self.set_api_req(
                     a,
@@ -49,7 +49,7 @@ impl World {
                 let (n, t) = if retry {
                     (waiting.unwrap_or(next), tries + 1)
                 } else {
-                    (waiting.map_or(next, |w| w + 1), 0)
+                    (waiting.map_or(next, |w| w + self.cfg.apis.max(1) as u32), 0)
                 };
                 if let Mem::Client {
                     next,

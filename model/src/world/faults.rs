@@ -23,7 +23,42 @@ pub struct ArmedKill {
     pub per_task: Option<BTreeMap<u32, u32>>,
 }
 
+/// A delay rule: `proc` stalls `ticks` ticks on reaching `step` when `when` holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ArmedDelay {
+    pub proc: ProcId,
+    pub step: Step,
+    pub when: When,
+    pub ticks: u64,
+    pub remaining: Option<u32>,
+    pub reached: u32,
+}
+
 impl World {
+    /// On a process's first arrival at its step: whether a delay rule stalls it, and for
+    /// how many ticks.
+    pub(super) fn delay_fires(&mut self, i: usize) -> Option<u64> {
+        if self.delays.is_empty() {
+            return None;
+        }
+        let (pid, step) = (ProcId(i as u8), self.procs[i].pc);
+        let ctx = self.context(i);
+        let mut stall = None;
+        for d in self.delays.iter_mut() {
+            if d.proc != pid || d.step != step || d.remaining == Some(0) {
+                continue;
+            }
+            d.reached += 1;
+            if stall.is_none() && Self::when_holds(&d.when, d.reached, ctx) {
+                stall = Some(d.ticks);
+                if let Some(r) = d.remaining.as_mut() {
+                    *r -= 1;
+                }
+            }
+        }
+        stall
+    }
+
     pub(super) fn apply_now(&mut self, a: &Action) {
         match a {
             Action::Tick | Action::Step { .. } => {}
@@ -213,7 +248,7 @@ impl World {
             Mem::Client { next, waiting, .. } => {
                 // The workload's position is the client's durable state.
                 self.procs[i].mem = Mem::Client {
-                    next: next + waiting.map_or(0, |_| 1),
+                    next: next + waiting.map_or(0, |_| self.cfg.apis.max(1) as u32),
                     waiting: None,
                     reply: None,
                     tries: 0,
@@ -226,7 +261,7 @@ impl World {
             Mem::Cleaner { .. } => {}
             Mem::Api { req: Some(r) } => {
                 self.touched.push(r.event);
-                self.reply_client(false);
+                self.reply_client(i, false);
             }
             Mem::Relay(RelayMem { batch, .. }) => {
                 for r in batch {
@@ -278,13 +313,15 @@ impl World {
         self.log(Some(ProcId(i as u8)), None, Note::Restarted);
     }
 
-    pub(super) fn reply_client(&mut self, ok: bool) {
-        self.touch_proc(0);
+    /// The answer of the API at `api` to its client (the process just before it).
+    pub(super) fn reply_client(&mut self, api: usize, ok: bool) {
+        let c = api - 1;
+        self.touch_proc(c);
         if let Mem::Client {
             reply,
             waiting: Some(_),
             ..
-        } = &mut self.procs[0].mem
+        } = &mut self.procs[c].mem
         {
             *reply = Some(ok);
         }

@@ -103,7 +103,8 @@ pub(super) fn bits(mut m: u64) -> usize {
 
 /// What every process's runnable check reads from the world, read once per tick.
 pub(super) struct Facts {
-    pub(super) api_ready: bool,
+    /// The clients whose API is ready (bit `i`: the client at `i`).
+    pub(super) api_ready: u64,
     pub(super) has_waiting: bool,
     pub(super) up: bool,
     pub(super) hang: bool,
@@ -113,7 +114,7 @@ impl Facts {
     #[inline(always)]
     pub(super) fn of(w: &World) -> Facts {
         Facts {
-            api_ready: w.api_ready(),
+            api_ready: w.api_ready_clients(),
             has_waiting: w.queue.has_waiting(),
             up: w.queue.health == Health::Up,
             hang: w.queue.health == Health::DownHang,
@@ -122,23 +123,36 @@ impl Facts {
 }
 
 impl World {
-    pub(super) fn api_index(&self) -> usize {
-        1
+    /// The places of the API processes: each follows its client (see `processes`).
+    pub(super) fn api_indices(&self) -> impl Iterator<Item = usize> {
+        (0..self.cfg.apis.max(1) as usize).map(|k| 2 * k + 1)
     }
 
-    pub(super) fn api_ready(&self) -> bool {
-        let a = &self.procs[self.api_index()];
+    /// Whether the API at `a` can take a request.
+    pub(super) fn api_ready(&self, a: usize) -> bool {
+        let a = &self.procs[a];
         a.alive && matches!(&a.mem, Mem::Api { req: None })
     }
 
+    /// The clients whose API can take a request, as a mask (bit `i`: the client at `i`).
+    pub(super) fn api_ready_clients(&self) -> u64 {
+        self.api_indices()
+            .filter(|&a| self.api_ready(a))
+            .fold(0, |m, a| m | 1 << (a - 1))
+    }
+
     pub fn runnable(&self, i: usize) -> bool {
-        self.runnable_in(&self.procs[i], &Facts::of(self))
+        self.runnable_in(i, &Facts::of(self))
     }
 
     /// Whether `p` can take a step, given the world facts every process reads.
     #[inline(always)]
-    pub(super) fn runnable_in(&self, p: &Proc, f: &Facts) -> bool {
+    pub(super) fn runnable_in(&self, i: usize, f: &Facts) -> bool {
+        let p = &self.procs[i];
         if !p.alive {
+            return false;
+        }
+        if p.sleep_until > self.tick && self.gate_of(p).0 == GATE_AT {
             return false;
         }
         match p.blocked {
@@ -147,7 +161,9 @@ impl World {
             _ => {}
         }
         match (&p.mem, p.pc) {
-            (Mem::Client { next, .. }, Step::Send) => *next < self.tasks_total && f.api_ready,
+            (Mem::Client { next, .. }, Step::Send) => {
+                *next < self.tasks_total && f.api_ready >> i & 1 != 0
+            }
             (Mem::Client { reply, .. }, _) => reply.is_some(),
             (Mem::Api { req }, _) => req.is_some(),
             (Mem::Relay(_), Step::Begin) => self.tick >= p.sleep_until,
@@ -195,6 +211,15 @@ impl World {
                 (Mem::Cleaner { .. }, Step::Begin) => GATE_AT,
                 (Mem::Cleaner { .. }, _) => GATE_ALWAYS,
             }
+        };
+        // A process stalled by a delay rule (it has arrived at its step, is not blocked,
+        // and has not run it: `run_proc` clears `arrived` after a step) waits for its
+        // wake-up tick like a sleeper. Read from its state, not the clock, so the kept gate
+        // stays true as time passes.
+        let class = if class == GATE_ALWAYS && p.arrived && p.blocked.is_none() {
+            GATE_AT
+        } else {
+            class
         };
         (class, tx, queue, holds, holds && !p.alive)
     }
@@ -251,8 +276,8 @@ impl World {
             t &= t - 1;
         }
         let api = g.by_class[GATE_API as usize];
-        if api != 0 && self.api_ready() {
-            mask |= api;
+        if api != 0 {
+            mask |= api & self.api_ready_clients();
         }
         let waiting = g.by_class[GATE_WAITING as usize];
         if waiting != 0 && self.queue.has_waiting() {
@@ -300,7 +325,7 @@ impl World {
             );
             if let Some(mask) = mask {
                 assert_eq!(
-                    self.runnable_in(p, &f),
+                    self.runnable_in(i, &f),
                     mask & b != 0,
                     "runnable-gate: {} at tick {}",
                     p.name,

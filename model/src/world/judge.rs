@@ -65,11 +65,10 @@ impl World {
         let Some(life) = self.auditor.life(e) else {
             return Class::Pending;
         };
-        let api = &self.procs[self.api_index()];
-        let api_req = match &api.mem {
-            Mem::Api { req: Some(r) } if api.alive && r.event == e => Some(r),
+        let api_req = self.api_indices().find_map(|a| match &self.procs[a].mem {
+            Mem::Api { req: Some(r) } if self.procs[a].alive && r.event == e => Some(r),
             _ => None,
-        };
+        });
         let api_holds = api_req.is_some();
         let task = match life.task {
             TaskRef::Given => TxStatus::Committed,

@@ -11,24 +11,59 @@ use serde::Serialize;
 #[serde(rename_all = "snake_case", tag = "what")]
 pub enum Note {
     Ok,
-    Rows { n: u32 },
-    Inserted { inserted: bool },
+    Rows {
+        n: u32,
+    },
+    Inserted {
+        inserted: bool,
+    },
     Committed,
     RolledBack,
-    Added { event: EventId, created: bool },
-    AddRefused { event: EventId },
-    PublishFailed { event: EventId },
-    Delivered { event: EventId },
-    Effect { event: EventId },
-    Skipped { event: EventId },
-    Completed { event: EventId, ok: bool },
-    Blocked { on: Wait },
-    Error { code: &'static str },
+    Added {
+        event: EventId,
+        created: bool,
+    },
+    AddRefused {
+        event: EventId,
+    },
+    PublishFailed {
+        event: EventId,
+    },
+    Delivered {
+        event: EventId,
+    },
+    Effect {
+        event: EventId,
+    },
+    Skipped {
+        event: EventId,
+    },
+    Completed {
+        event: EventId,
+        ok: bool,
+    },
+    Blocked {
+        on: Wait,
+    },
+    Error {
+        code: &'static str,
+    },
     Killed,
+    /// A delay rule stalls the process this many ticks before its step.
+    Delayed {
+        ticks: u64,
+    },
     Restarted,
-    Stalled { event: EventId, failed: bool },
-    Reply { ok: bool },
-    Fault { fault: FaultNote },
+    Stalled {
+        event: EventId,
+        failed: bool,
+    },
+    Reply {
+        ok: bool,
+    },
+    Fault {
+        fault: FaultNote,
+    },
 }
 
 /// A fault or an operator's action, as the log records it (the page words it).

@@ -196,7 +196,8 @@ impl Proc {
             blocked: None,
             sleep_until,
             restart_at: None,
-            mem: World::fresh_mem(kind, 0),
+            // Client n (of several) sends tasks n-1, n-1+apis, …
+            mem: World::fresh_mem(kind, n.saturating_sub(1) as u32),
             kills: 0,
             arrived: false,
         }
@@ -224,6 +225,8 @@ pub struct World {
     pub(crate) auditor: Auditor,
     pub(crate) armed: Vec<ArmedKill>,
     api_errors: Vec<When>,
+    /// The scenario's delay rules (`Fault::Delay`).
+    pub(crate) delays: Vec<faults::ArmedDelay>,
     publish_failures: Vec<(u32, u32)>,
     schedule: VecDeque<(u64, Action)>,
     next_event: u32,
@@ -271,6 +274,7 @@ clone_reusing!(World {
     auditor,
     armed,
     api_errors,
+    delays,
     publish_failures,
     schedule,
     next_event,
@@ -333,6 +337,7 @@ impl World {
             auditor: Auditor::new(),
             armed: Vec::new(),
             api_errors: Vec::new(),
+            delays: Vec::new(),
             publish_failures: Vec::new(),
             schedule: VecDeque::new(),
             next_event: 1,
@@ -393,6 +398,24 @@ impl World {
                 }
                 Fault::FailPublish { event, times } => self.publish_failures.push((*event, *times)),
                 Fault::ApiError { when } => self.api_errors.push(when.clone()),
+                Fault::Delay {
+                    process,
+                    step,
+                    when,
+                    ticks,
+                    times,
+                } => {
+                    if let Some(p) = self.find(process) {
+                        self.delays.push(faults::ArmedDelay {
+                            proc: p,
+                            step: *step,
+                            when: when.clone(),
+                            ticks: *ticks,
+                            remaining: *times,
+                            reached: 0,
+                        });
+                    }
+                }
             }
         }
         let mut sched: Vec<(u64, Action)> = s

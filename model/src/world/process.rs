@@ -12,9 +12,21 @@ impl World {
         self.touch_proc(i);
         self.steps += 1;
         self.mix(self.tick ^ ((i as u64) << 56));
+        let first_arrival = !self.procs[i].arrived;
         if self.kill_fires(i) {
             self.kill(i);
             return;
+        }
+        if first_arrival {
+            if let Some(ticks) = self.delay_fires(i) {
+                // The step runs when the process wakes; this arrival is counted.
+                let p = &mut self.procs[i];
+                p.arrived = true;
+                p.sleep_until = self.tick + ticks.max(1);
+                let step = p.pc;
+                self.log(Some(ProcId(i as u8)), Some(step), Note::Delayed { ticks });
+                return;
+            }
         }
         let before = self.procs[i].pc;
         self.procs[i].blocked = None;

@@ -49,6 +49,10 @@ pub enum Goal {
     OneEffectOfThree,
     /// The inbox in its own transaction lost an action (a redelivery skipped as done).
     InboxOwnTxBreaks,
+    /// Dual write with the queue first: an event exists for a task that never committed.
+    PhantomEvent,
+    /// An outbox table written through the pool (two transactions) still lost an event.
+    PoolLosesEvent,
 }
 
 /// What a kill leads to, as the room guesses it before the reveal.
@@ -99,6 +103,13 @@ pub const STEPS: &[LessonStep] = &[
         variants: &[],
     },
     LessonStep {
+        id: "queue-first",
+        section: "1",
+        goal: Goal::PhantomEvent,
+        predict: None,
+        variants: &["dual-write-queue-first"],
+    },
+    LessonStep {
         id: "canon-dual",
         section: "2",
         goal: Goal::CanonDualWrite,
@@ -118,6 +129,13 @@ pub const STEPS: &[LessonStep] = &[
         goal: Goal::OutboxKeepsEvents,
         predict: None,
         variants: &[],
+    },
+    LessonStep {
+        id: "pool",
+        section: "7",
+        goal: Goal::PoolLosesEvent,
+        predict: None,
+        variants: &["outbox-pool"],
     },
     LessonStep {
         id: "rollback",
@@ -231,7 +249,10 @@ fn from_preset(name: &str) -> Scenario {
 fn sandbox(api: ApiMode, tasks: u32) -> Scenario {
     let mut s = Scenario::default();
     s.config.api = api;
-    if api != ApiMode::Outbox {
+    if matches!(
+        api,
+        ApiMode::DualWriteDbFirst | ApiMode::DualWriteQueueFirst
+    ) {
         s.config.api_app_role = false;
         s.config.relays = 0;
         s.config.worker = WorkerMode::NoInbox;
@@ -296,6 +317,16 @@ pub fn scenario(goal: Goal) -> Scenario {
             )
         }
         Goal::OneEffectOfThree => from_preset("exercise-3"),
+        Goal::PhantomEvent => named(
+            sandbox(ApiMode::DualWriteQueueFirst, 10),
+            "lesson-queue-first",
+            "Dual write, queue first, 10 tasks and no kills yet: make an event exist for a task that never committed",
+        ),
+        Goal::PoolLosesEvent => named(
+            sandbox(ApiMode::OutboxPool, 10),
+            "lesson-pool",
+            "An outbox table, both INSERTs through the pool, 10 tasks and no kills yet: lose an event anyway",
+        ),
         Goal::InboxOwnTxBreaks => named(
             sandbox(ApiMode::Outbox, 10),
             "lesson-inbox-own-tx",
@@ -328,6 +359,10 @@ pub fn solution(goal: Goal) -> (Scenario, Vec<Action>) {
             ],
         ),
         Goal::RelaySendsTwice => (own, vec![arm("relay-1", Step::MarkPublished)]),
+        // Dies after queue.add, before COMMIT: the job is there, the task never is.
+        Goal::PhantomEvent => (own, vec![arm("api", Step::Commit)]),
+        // Dies after the task's own COMMIT, before the event's INSERT.
+        Goal::PoolLosesEvent => (own, vec![arm("api", Step::InsertEvent)]),
         Goal::SkipLockedOff => (from_preset("two-relays-no-lock"), vec![]),
         Goal::CdcSurvivesKill => (own, vec![arm("cdc", Step::SaveOffset)]),
         Goal::CleanerKeepsUnpublished => (from_preset("cleaner-published-only"), vec![]),
@@ -364,7 +399,14 @@ pub fn reached(goal: Goal, w: &World) -> bool {
     let c = w.counters();
     let done = w.settled();
     match goal {
-        Goal::LoseAnEvent => w.cfg.api != ApiMode::Outbox && c.lost >= 1,
+        Goal::LoseAnEvent => {
+            matches!(
+                w.cfg.api,
+                ApiMode::DualWriteDbFirst | ApiMode::DualWriteQueueFirst
+            ) && c.lost >= 1
+        }
+        Goal::PhantomEvent => w.cfg.api == ApiMode::DualWriteQueueFirst && c.phantoms >= 1,
+        Goal::PoolLosesEvent => w.cfg.api == ApiMode::OutboxPool && c.lost >= 1,
         Goal::CanonDualWrite => {
             done && w.cfg.api == ApiMode::DualWriteDbFirst
                 && c.tasks_in_db == 100

@@ -17,6 +17,11 @@ pub enum ApiMode {
     DualWriteQueueFirst,
     /// Task and event in one transaction (the lesson's §3).
     Outbox,
+    /// An outbox table, but both INSERTs go through the pool (`pool.query`), each on
+    /// whatever connection it gets: two autocommitted transactions. A death between them
+    /// leaves the task without its event (the lesson's §7: why `hodisaYoz` takes a
+    /// `PoolClient`, not a `Pool`).
+    OutboxPool,
 }
 
 /// Which relay program runs.
@@ -658,6 +663,16 @@ pub fn presets() -> Vec<Scenario> {
     let mut s = base("canon-outbox", "Outbox: the same kills, but the event commits with the task; the relay publishes all → 100 and 100, lost 0");
     s.workload.tasks = 100;
     s.faults.push(kill("api", Step::Respond, CANON_KILL, None));
+    v.push(s);
+
+    // Lesson §7: `hodisaYoz` takes a PoolClient, not a Pool. With the pool, the task and
+    // its event are two transactions: the canon's deaths between them lose the event
+    // although there is an outbox table.
+    let mut s = base("outbox-pool", "Outbox table, but both INSERTs through the pool (two transactions): the API dies between them for every i % 10 == 3 → 100 tasks, 90 events, lost 10");
+    s.workload.tasks = 100;
+    s.config.api = ApiMode::OutboxPool;
+    s.faults
+        .push(kill("api", Step::InsertEvent, CANON_KILL, None));
     v.push(s);
 
     // Lesson §2: "o'sha hodisa qayta yuborildi → navbatda baribir 100 (jobId = hodisa_id)".

@@ -270,3 +270,23 @@ fn the_cleanup_is_the_lessons_outbox_tozala_word_for_word() {
     let cfg = outbox_model::scenario::CleanerConfig::default();
     assert_eq!(cfg.retention_days, 7);
 }
+
+#[test]
+fn through_the_pool_the_outbox_loses_what_dual_write_loses() {
+    // Lesson §7: "pool.query har safar boshqa ulanishni olishi mumkin, demak boshqa
+    // tranzaksiyani". The canon's deaths (i % 10 == 3), now between the task's INSERT
+    // and the event's: the same 100 / 90 as dual write (lesson §2), despite the table.
+    let w = run("outbox-pool");
+    let c = w.counters();
+    assert_eq!(
+        (c.tasks_in_db, c.events_in_outbox, c.queue_jobs, c.lost),
+        (100, 90, 90, 10)
+    );
+    // With one transaction (the lesson's PoolClient) the same deaths lose nothing: the
+    // task rolls back with its event and the client's request simply failed.
+    let mut s = preset("outbox-pool").unwrap();
+    s.config.api = outbox_model::scenario::ApiMode::Outbox;
+    let w = run_scenario(s);
+    let c = w.counters();
+    assert_eq!((c.tasks_in_db, c.queue_jobs, c.lost), (90, 90, 0));
+}

@@ -22,6 +22,8 @@ fn play_is_enough(g: Goal) -> bool {
             | Goal::CdcSurvivesKill
             | Goal::CleanerKeepsUnpublished
             | Goal::InboxOwnTxBreaks
+            | Goal::PhantomEvent
+            | Goal::PoolLosesEvent
     )
 }
 
@@ -99,6 +101,47 @@ fn a_wrong_move_does_not_reach_the_goal() {
         "{:?}",
         w.counters()
     );
+    // Queue first: a kill before queue.add loses the request, not a phantom.
+    let s = lesson::scenario(Goal::PhantomEvent);
+    let mut w = world_of(&s);
+    w.apply(&outbox_model::Action::ArmKill {
+        process: "api".into(),
+        step: outbox_model::Step::QueueAdd,
+        when: outbox_model::scenario::When::Nth { n: 1 },
+        times: Some(1),
+    })
+    .unwrap();
+    w.run(s.max_ticks);
+    assert!(
+        !lesson::reached(Goal::PhantomEvent, &w),
+        "{:?}",
+        w.counters()
+    );
+    // Through the pool, a kill before the task's INSERT loses nothing; and a lost event
+    // through the pool does not count as the dual-write step's "lose an event".
+    let s = lesson::scenario(Goal::PoolLosesEvent);
+    let mut w = world_of(&s);
+    w.apply(&outbox_model::Action::ArmKill {
+        process: "api".into(),
+        step: outbox_model::Step::InsertTask,
+        when: outbox_model::scenario::When::Nth { n: 1 },
+        times: Some(1),
+    })
+    .unwrap();
+    w.run(s.max_ticks);
+    assert!(
+        !lesson::reached(Goal::PoolLosesEvent, &w),
+        "{:?}",
+        w.counters()
+    );
+    let (s, actions) = lesson::solution(Goal::PoolLosesEvent);
+    let mut w = world_of(&s);
+    for a in &actions {
+        w.apply(a).unwrap();
+    }
+    w.run(s.max_ticks);
+    assert!(lesson::reached(Goal::PoolLosesEvent, &w));
+    assert!(!lesson::reached(Goal::LoseAnEvent, &w));
     // Under the outbox, two kills are not three different steps.
     let s = lesson::scenario(Goal::OutboxKeepsEvents);
     let mut w = world_of(&s);

@@ -25,6 +25,13 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             hint: Key::LLoseDualHint,
             notes: Key::LLoseDualNotes,
         },
+        "queue-first" => StepWords {
+            title: Key::LQueueFirstTitle,
+            body: Key::LQueueFirstBody,
+            goal: Key::LQueueFirstGoal,
+            hint: Key::LQueueFirstHint,
+            notes: Key::LQueueFirstNotes,
+        },
         "canon-dual" => StepWords {
             title: Key::LCanonDualTitle,
             body: Key::LCanonDualBody,
@@ -45,6 +52,13 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LOutboxTryGoal,
             hint: Key::LOutboxTryHint,
             notes: Key::LOutboxTryNotes,
+        },
+        "pool" => StepWords {
+            title: Key::LPoolTitle,
+            body: Key::LPoolBody,
+            goal: Key::LPoolGoal,
+            hint: Key::LPoolHint,
+            notes: Key::LPoolNotes,
         },
         "rollback" => StepWords {
             title: Key::LRollbackTitle,

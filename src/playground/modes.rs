@@ -11,10 +11,11 @@ use crate::i18n::{tr, use_i18n, Key};
 use crate::playground::ctl::use_ctl;
 use crate::run::sim::MAX_PAGE_TASKS;
 
-const API_MODES: [(ApiMode, Key); 3] = [
+const API_MODES: [(ApiMode, Key); 4] = [
     (ApiMode::DualWriteDbFirst, Key::ApiDualDbFirst),
     (ApiMode::DualWriteQueueFirst, Key::ApiDualQueueFirst),
     (ApiMode::Outbox, Key::ApiOutbox),
+    (ApiMode::OutboxPool, Key::ApiOutboxPool),
 ];
 const RELAY_MODES: [(RelayMode, Key); 2] = [
     (RelayMode::Lesson, Key::RelayLesson),
@@ -158,12 +159,14 @@ pub fn Modes() -> impl IntoView {
                     |s, v| {
                         s.config.api = v;
                         // A relay only has work when events go through the outbox.
-                        s.config.relays = if v == ApiMode::Outbox { s.config.relays.max(1) } else { 0 };
+                        let outbox = matches!(v, ApiMode::Outbox | ApiMode::OutboxPool);
+                        s.config.relays = if outbox { s.config.relays.max(1) } else { 0 };
                     },
                 )}
                 {choice("mode-relay", Key::RelayModeLabel, &RELAY_MODES, |s| s.config.relay.mode, |s, v| s.config.relay.mode = v)}
                 {choice("mode-lock", Key::LockLabel, &LOCKS, |s| s.config.relay.lock, |s, v| s.config.relay.lock = v)}
                 {choice("mode-worker", Key::WorkerModeLabel, &WORKER_MODES, |s| s.config.worker, |s, v| s.config.worker = v)}
+                {number("mode-apis", Key::ApisLabel, outbox_model::scenario::MAX_APIS as u32, |s| s.config.apis as u32, |s, v| s.config.apis = v.max(1) as u8)}
                 {number("mode-relays", Key::RelaysLabel, outbox_model::scenario::MAX_RELAYS as u32, |s| s.config.relays as u32, |s, v| s.config.relays = v as u8)}
                 {number("mode-workers", Key::WorkersLabel, outbox_model::scenario::MAX_WORKERS as u32, |s| s.config.workers as u32, |s, v| s.config.workers = v as u8)}
                 {number("mode-batch", Key::BatchLabel, 1000, |s| s.config.relay.batch_size, |s, v| s.config.relay.batch_size = v.max(1))}

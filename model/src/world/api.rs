@@ -62,6 +62,9 @@ impl World {
                 self.goto(i, n);
             }
             Step::InsertKey => self.api_insert_key(i),
+            Step::InsertTask | Step::InsertEvent if self.cfg.api == ApiMode::OutboxPool => {
+                self.api_pool_insert(i)
+            }
             Step::InsertTask => self.api_insert_task(i),
             Step::InsertEvent => self.api_insert_event(i),
             Step::Commit => self.api_commit(i),
@@ -77,6 +80,49 @@ impl World {
                 self.api_finish(i, false);
             }
             _ => unreachable!("API step {step:?}"),
+        }
+    }
+
+    /// `pool.query(INSERT …)`: the statement runs in its own transaction on some pooled
+    /// connection and is committed at once. The task's INSERT then goes on to the event's,
+    /// the event's to the answer.
+    fn api_pool_insert(&mut self, i: usize) {
+        let step = self.procs[i].pc;
+        if self.procs[i].tx.is_none() {
+            let role = if self.cfg.api_app_role {
+                Role::App
+            } else {
+                Role::Owner
+            };
+            self.begin(i, role);
+        }
+        if step == Step::InsertTask {
+            self.api_insert_task(i);
+        } else {
+            self.api_insert_event(i);
+        }
+        // Done: the INSERT moved on to the next step; an error went to Rollback, a wait
+        // stays at this step (its transaction open, as the connection's would be).
+        if self.procs[i].pc == step || self.procs[i].pc == Step::Rollback {
+            return;
+        }
+        let r = self.api_req(i);
+        let committed = self.end_tx(i, true, false);
+        self.touched.push(r.event);
+        if !committed {
+            self.api_finish(i, false);
+            return;
+        }
+        if step == Step::InsertTask {
+            // The task is durable: from now on its event is owed (as after a dual
+            // write's COMMIT), whether or not its own INSERT ever commits.
+            self.auditor.committed(r.event);
+            if self.cfg.client_retries > 0 {
+                self.auditor.task_committed(r.intent);
+            }
+            self.goto(i, Step::InsertEvent);
+        } else {
+            self.goto(i, Step::Respond);
         }
     }
 

@@ -39,6 +39,8 @@ fn api_program(cfg: &Config) -> Vec<Step> {
             Rollback,
         ],
         ApiMode::Outbox => vec![Begin, InsertTask, InsertEvent, Commit, Respond, Rollback],
+        // Each INSERT is its own autocommitted transaction (BEGIN and COMMIT inside it).
+        ApiMode::OutboxPool => vec![InsertTask, InsertEvent, Respond, Rollback],
     }
 }
 

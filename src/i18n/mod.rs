@@ -290,4 +290,36 @@ mod tests {
     fn the_tagline_differs_between_languages() {
         assert_ne!(t(Lang::Uz, Key::Tagline), t(Lang::En, Key::Tagline));
     }
+
+    /// #20, audit items 4 and 5: the app-role step says that the lesson's own hodisaYoz
+    /// (INSERT … RETURNING) is refused with 42501; "never the same row" is said of two
+    /// SKIP LOCKED relays only at the same time; the relay's publish is «tarqatish».
+    #[test]
+    fn the_audits_statements_stay_sharpened() {
+        for lang in [Lang::Uz, Lang::En, Lang::Ru] {
+            let role = t(lang, Key::LAppRoleBody);
+            for word in ["hodisaYoz", "RETURNING", "42501"] {
+                assert!(
+                    role.contains(word),
+                    "{}: LAppRoleBody lacks {word}",
+                    lang.code()
+                );
+            }
+            let same_time = match lang {
+                Lang::Uz => "bir vaqtning o'zida",
+                Lang::En => "at the same time",
+                Lang::Ru => "одновременно",
+            };
+            let blank = t(lang, Key::Ex1Blank4);
+            assert!(blank.contains(same_time), "{}: {blank}", lang.code());
+        }
+        assert!(t(Lang::Ru, Key::LTwoRelaysBody).contains("в один и тот же момент"));
+        assert!(t(Lang::Uz, Key::LTwoRelaysBody).contains("bir vaqtning o'zida"));
+        assert!(t(Lang::En, Key::LTwoRelaysBody).contains("at the same time"));
+        let ex2 = t(Lang::Uz, Key::Ex2Intro);
+        assert!(
+            ex2.contains("tarqatish") && !ex2.contains("yuborish"),
+            "{ex2}"
+        );
+    }
 }

@@ -18,6 +18,8 @@ pub const WASM_OPT_VERSION: &str = "132";
 pub const AXE_NPM: &str = "axe-core@4.14.1";
 /// The page's user-facing budgets (#18): Lighthouse, run by benches/lighthouse.rs.
 pub const LIGHTHOUSE_NPM: &str = "lighthouse@12.2.3";
+/// Minifies the release build's JavaScript (`cargo xtask post-build`).
+pub const TERSER_NPM: &str = "terser@5.51.4";
 /// The queue truth suite's BullMQ and its Redis client. The lesson used bullmq 6.3.19,
 /// which npm no longer serves; 6.3.16 is the nearest in that line. ioredis 5.11.1 is the
 /// one bullmq 6.3.16 was built and tested with (its devDependency; a peer dependency).
@@ -43,6 +45,7 @@ pub fn run(ctx: &Ctx, scope: Scope) -> Result<()> {
     stage(&format!("trunk {TRUNK_VERSION}"), || trunk(ctx))?;
     stage("wasm-bindgen-cli (= Cargo.lock)", || wasm_bindgen(ctx))?;
     stage(&format!("wasm-opt (npm {BINARYEN_NPM})"), || wasm_opt(ctx))?;
+    stage(&format!("terser (npm {TERSER_NPM})"), || terser(ctx))?;
     if scope == Scope::Test {
         stage("chromium + chromedriver", || chromium(ctx))?;
         stage(&format!("axe-core (npm {AXE_NPM})"), || axe_core(ctx))?;
@@ -305,6 +308,23 @@ fn lighthouse(ctx: &Ctx) -> Result<String> {
 /// harness.js loads).
 pub fn node_modules(ctx: &Ctx) -> PathBuf {
     ctx.tools.join("node_modules")
+}
+
+fn terser(ctx: &Ctx) -> Result<String> {
+    let (name, version) = TERSER_NPM.rsplit_once('@').expect("name@version");
+    let ok = || npm_version(ctx, name).as_deref() == Some(version);
+    if ok() {
+        return Ok("already installed".into());
+    }
+    npm_install(ctx, &[TERSER_NPM], "terser")?;
+    if ok() {
+        Ok("installed".into())
+    } else {
+        Err(format!(
+            "terser {:?} after npm install",
+            npm_version(ctx, name)
+        ))
+    }
 }
 
 /// The version an npm package in `.tools/` says it is.

@@ -68,6 +68,29 @@ pub struct RelayConfig {
     /// Move a row whose publish failed to the dead-letter table `outbox_olik` once its
     /// `urinishlar` reaches this many (None: retry forever, as the lesson's relay does).
     pub dead_letter_after: Option<u32>,
+    /// Where the relay publishes (the lesson's §4.1: the publisher is passed in, the
+    /// relay's code does not change).
+    #[serde(skip_serializing_if = "Sink::is_queue")]
+    pub sink: Sink,
+}
+
+/// The relay's publisher.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sink {
+    /// `queue.add(…)` into BullMQ (the lesson's).
+    #[default]
+    Queue,
+    /// `POST` to a receiver's webhook endpoint, which acts on it at once. With
+    /// `idempotency_key`, the request carries `Idempotency-Key: hodisa_id` and the receiver
+    /// acts once per key.
+    Webhook { idempotency_key: bool },
+}
+
+impl Sink {
+    fn is_queue(&self) -> bool {
+        *self == Sink::Queue
+    }
 }
 
 impl Default for RelayConfig {
@@ -79,6 +102,7 @@ impl Default for RelayConfig {
             poll_interval_ticks: 20,
             job_id: true,
             dead_letter_after: None,
+            sink: Sink::Queue,
         }
     }
 }
@@ -213,8 +237,13 @@ pub enum Fault {
         #[serde(default, skip_serializing_if = "is_false")]
         per_task: bool,
     },
-    /// Publishing event `h-event` fails this many times (u32::MAX: always, a poison event).
+    /// Publishing event `h-event` fails this many times (u32::MAX: always, a poison event):
+    /// the call is refused before anything happens (Redis down, a webhook's 5xx).
     FailPublish { event: u32, times: u32 },
+    /// Publishing event `h-event` times out this many times *after* the other side acted
+    /// (the job was added, the webhook's receiver acted): the relay sees a failure and
+    /// publishes it again on a later poll.
+    PublishTimesOut { event: u32, times: u32 },
     /// The API's business logic throws after its INSERTs: it rolls back instead of COMMIT.
     ApiError { when: When },
     /// `process` stalls `ticks` ticks on reaching `step` when `when` holds (a slow COMMIT,
@@ -490,7 +519,7 @@ impl Scenario {
                     when
                 }
                 Fault::ApiError { when } => when,
-                Fault::FailPublish { .. } => continue,
+                Fault::FailPublish { .. } | Fault::PublishTimesOut { .. } => continue,
             };
             if let When::TaskIndexMod { modulus: 0, .. } = when {
                 return invalid(&format!("faults[{i}].when.modulus"), "must be > 0".into());
@@ -945,6 +974,23 @@ pub fn presets() -> Vec<Scenario> {
     s.config.relay.poll_interval_ticks = 5;
     s.script = slow_tx;
     v.push(s);
+
+    // Lesson §4.1, the third decision: the publisher is passed in, so the same relay feeds
+    // a webhook. Event 3's POST times out after the receiver acted (retried: acted twice);
+    // event 5 gets a 5xx twice (not acted; retried until it lands).
+    let webhook = |name: &str, summary: &str, key: bool| {
+        let mut s = base(name, summary);
+        s.workload.tasks = 10;
+        s.config.workers = 0;
+        s.config.relay.sink = Sink::Webhook {
+            idempotency_key: key,
+        };
+        s.faults.push(Fault::PublishTimesOut { event: 3, times: 1 });
+        s.faults.push(Fault::FailPublish { event: 5, times: 2 });
+        s
+    };
+    v.push(webhook("webhook", "The relay feeds a webhook instead of the queue: event 3's POST times out after the receiver acted and is sent again → acted twice (DUP-E 1); event 5's 5xx twice → retried, acted once", false));
+    v.push(webhook("webhook-idempotency-key", "The same webhook with Idempotency-Key: hodisa_id: the receiver acts once per key → the timed-out event 3 is acted on once (DUP-E 0)", true));
 
     // #20: the same loss without a scripted session: two API instances, api-1's COMMIT
     // slow for every task with i % 10 == 4 (it takes the even tasks: 4 and 14).

@@ -151,6 +151,10 @@ pub const QUEUE_COMPLETE: &str = "job.moveToCompleted()";
 pub const CDC_READ: &str = "START_REPLICATION SLOT outbox_slot LOGICAL $1 (proto_version '1', publication_names 'outbox_pub')";
 pub const CDC_CONFIRM: &str = "standby status update: flush_lsn = $1";
 pub const EXTERNAL_CALL: &str = "POST https://pochta.example/send";
+/// The relay's other publisher (lesson §4.1): a receiver's webhook endpoint.
+pub const WEBHOOK_POST: &str = "POST https://qabul.example/webhook";
+pub const WEBHOOK_POST_KEY: &str =
+    "POST https://qabul.example/webhook (Idempotency-Key: hodisa_id)";
 pub const HTTP_POST: &str = "POST /vazifalar";
 
 /// The lesson's look at the outbox's structure (§3.2), run as the owner.

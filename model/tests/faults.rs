@@ -503,3 +503,45 @@ fn two_apis_share_the_workload_and_names_follow() {
     let bad = Scenario::from_json(r#"{"name":"x","config":{"apis":4}}"#).unwrap_err();
     assert_eq!(bad.field, "config.apis");
 }
+
+/// Lesson §4.1, the third decision: the publisher is passed in. The same relay feeding a
+/// webhook is still at-least-once: a POST that times out after the receiver acted is sent
+/// again and acted on twice, unless the receiver keys on hodisa_id; a 5xx is retried.
+#[test]
+fn a_webhook_sink_is_at_least_once_and_a_key_makes_it_once() {
+    let (w, c) = run("webhook");
+    // 10 events; event 3 acted twice (timeout after acting), event 5 refused twice.
+    assert_eq!(
+        (c.effects, c.duplicate_effects, c.lost, c.queue_jobs),
+        (11, 1, 0, 0)
+    );
+    assert_eq!((w.tally().polls_failed, w.tally().polls_published), (3, 10));
+    let (_, c) = run("webhook-idempotency-key");
+    assert_eq!(
+        (c.effects, c.deliveries, c.duplicate_effects, c.lost),
+        (10, 11, 0, 0)
+    );
+}
+
+/// The same timeout on the lesson's queue: the job was added, the relay saw a failure
+/// and adds it again on its next poll; jobId = hodisa_id absorbs the second add.
+#[test]
+fn a_publish_timeout_on_the_queue_is_absorbed_by_the_job_id() {
+    let mut s = preset("canon-outbox").unwrap();
+    s.faults = vec![outbox_model::scenario::Fault::PublishTimesOut { event: 3, times: 1 }];
+    let w = finish(start(&s), &s);
+    let c = w.counters();
+    assert_eq!(
+        (c.queue_adds, c.queue_dedup_hits, c.queue_jobs, c.lost),
+        (101, 1, 100, 0)
+    );
+    s.config.relay.job_id = false;
+    let w = finish(start(&s), &s);
+    let c = w.counters();
+    // Without the jobId the second add is a second job: delivered twice, the inbox
+    // (the preset's worker keeps one) absorbs the effect.
+    assert_eq!(
+        (c.queue_jobs, c.duplicate_deliveries, c.duplicate_effects),
+        (101, 1, 0)
+    );
+}

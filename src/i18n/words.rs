@@ -106,6 +106,7 @@ pub fn note_text(lang: Lang, note: &Note, who: impl Fn(Wait) -> String) -> Strin
         } => ev(Key::NoteAddDedup, event),
         Note::AddRefused { event } => ev(Key::NoteAddRefused, event),
         Note::PublishFailed { event } => ev(Key::NotePublishFailed, event),
+        Note::PublishTimedOut { event } => ev(Key::NotePublishTimedOut, event),
         Note::Delivered { event } => ev(Key::NoteDelivered, event),
         Note::Effect { event } => ev(Key::NoteEffect, event),
         Note::Skipped { event } => ev(Key::NoteSkipped, event),

@@ -8,7 +8,6 @@ use crate::db::{Cursor, Exec, Role};
 use crate::ids::{EventId, ProcId};
 use crate::queue::{Health, Persistence};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ArmedKill {
@@ -18,9 +17,10 @@ pub struct ArmedKill {
     /// Fires left (None: no limit); for a per-task rule, each task's budget.
     pub remaining: Option<u32>,
     pub reached: u32,
-    /// A per-task rule (`Fault::Kill { per_task: true }`): how often it fired, by task index.
+    /// A per-task rule (`Fault::Kill { per_task: true }`): how often it fired, as
+    /// (task index, fires) sorted by task (a Vec, not a map: the page's wasm is at its cap).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub per_task: Option<BTreeMap<u32, u32>>,
+    pub per_task: Option<Vec<(u32, u32)>>,
 }
 
 /// A delay rule: `proc` stalls `ticks` ticks on reaching `step` when `when` holds.
@@ -408,9 +408,15 @@ impl World {
                 // A per-task rule needs a task in hand, and fires within its budget.
                 (Some(_), None) => {}
                 (Some(fired), Some(task)) => {
-                    let done = fired.entry(task).or_default();
-                    if k.remaining.is_none_or(|r| *done < r) {
-                        *done += 1;
+                    let at = match fired.binary_search_by_key(&task, |&(t, _)| t) {
+                        Ok(at) => at,
+                        Err(at) => {
+                            fired.insert(at, (task, 0));
+                            at
+                        }
+                    };
+                    if k.remaining.is_none_or(|r| fired[at].1 < r) {
+                        fired[at].1 += 1;
                         fire = true;
                     }
                 }

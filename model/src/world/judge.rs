@@ -170,10 +170,12 @@ impl World {
         }
     }
 
-    /// Inbox rows that expire no longer promise once (see the inbox-retention preset).
+    /// Inbox rows that expire no longer promise once (see the inbox-retention preset); a
+    /// webhook's receiver acts without the worker's inbox.
     #[inline(always)]
     pub(super) fn inbox_once(&self) -> bool {
         self.cfg.worker == WorkerMode::InboxSameTx
+            && self.cfg.relay.sink == crate::scenario::Sink::Queue
             && self
                 .cfg
                 .cleaner

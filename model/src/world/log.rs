@@ -29,6 +29,10 @@ pub enum Note {
     PublishFailed {
         event: EventId,
     },
+    /// The publish timed out after the other side acted (the relay counts it failed).
+    PublishTimedOut {
+        event: EventId,
+    },
     Delivered {
         event: EventId,
     },

@@ -45,7 +45,7 @@ use crate::scenario::{Config, Fault, Scenario, ScriptStmt};
 use gates::{Gates, Runnable, GATE_NEVER};
 use relay::POLL_HISTORY;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case", tag = "on", content = "id")]
@@ -228,6 +228,10 @@ pub struct World {
     /// The scenario's delay rules (`Fault::Delay`).
     pub(crate) delays: Vec<faults::ArmedDelay>,
     publish_failures: Vec<(u32, u32)>,
+    /// `Fault::PublishTimesOut`: (event, times left).
+    publish_timeouts: Vec<(u32, u32)>,
+    /// Events the webhook's receiver has acted on (its idempotency keys).
+    webhook_seen: BTreeSet<u32>,
     schedule: VecDeque<(u64, Action)>,
     next_event: u32,
     next_stall_check: u64,
@@ -276,6 +280,8 @@ clone_reusing!(World {
     api_errors,
     delays,
     publish_failures,
+    publish_timeouts,
+    webhook_seen,
     schedule,
     next_event,
     next_stall_check,
@@ -339,6 +345,8 @@ impl World {
             api_errors: Vec::new(),
             delays: Vec::new(),
             publish_failures: Vec::new(),
+            publish_timeouts: Vec::new(),
+            webhook_seen: BTreeSet::new(),
             schedule: VecDeque::new(),
             next_event: 1,
             next_stall_check: cfg.queue.stalled_interval_ticks,
@@ -392,11 +400,14 @@ impl World {
                         self.arm_kill(p, *step, when, *times);
                         if *per_task {
                             let k = self.armed.last_mut().expect("just armed");
-                            k.per_task = Some(BTreeMap::new());
+                            k.per_task = Some(Vec::new());
                         }
                     }
                 }
                 Fault::FailPublish { event, times } => self.publish_failures.push((*event, *times)),
+                Fault::PublishTimesOut { event, times } => {
+                    self.publish_timeouts.push((*event, *times))
+                }
                 Fault::ApiError { when } => self.api_errors.push(when.clone()),
                 Fault::Delay {
                     process,

@@ -159,7 +159,13 @@ pub fn step_sql(kind: ProcKind, cfg: &Config, step: Step, script: &[ScriptStmt])
         }
         (_, CleanInbox) => sql::INBOX_CLEANUP,
         (_, Publish) => {
-            if cfg.relay.job_id {
+            if let crate::scenario::Sink::Webhook { idempotency_key } = cfg.relay.sink {
+                if idempotency_key {
+                    sql::WEBHOOK_POST_KEY
+                } else {
+                    sql::WEBHOOK_POST
+                }
+            } else if cfg.relay.job_id {
                 sql::QUEUE_ADD
             } else {
                 sql::QUEUE_ADD_NO_ID

@@ -9,7 +9,7 @@ use crate::db::{Cursor, Exec, OutboxChange, Role};
 use crate::ids::TxId;
 use crate::ids::{EventId, ProcId};
 use crate::queue::AddResult;
-use crate::scenario::RelayMode;
+use crate::scenario::{RelayMode, Sink};
 use serde::{Deserialize, Serialize};
 
 /// One poll of a relay: what the lesson's `relay()` returns.
@@ -101,6 +101,43 @@ impl World {
             self.log(pid, Some(Step::Publish), Note::PublishFailed { event: e });
             return Some(false);
         }
+        let done = match self.cfg.relay.sink {
+            Sink::Queue => self.queue_add(i, e, summa),
+            Sink::Webhook { idempotency_key } => Some(self.webhook_post(i, e, idempotency_key)),
+        };
+        if done == Some(true) {
+            if let Some(f) = self
+                .publish_timeouts
+                .iter_mut()
+                .find(|(ev, n)| *ev == e.0 && *n > 0)
+            {
+                f.1 -= 1;
+                self.log(pid, Some(Step::Publish), Note::PublishTimedOut { event: e });
+                return Some(false);
+            }
+        }
+        done
+    }
+
+    /// The webhook's receiver gets `POST` for `e` and acts on it, unless it has acted on
+    /// that idempotency key before.
+    fn webhook_post(&mut self, i: usize, e: EventId, idempotency_key: bool) -> bool {
+        let pid = Some(ProcId(i as u8));
+        let first = self.webhook_seen.insert(e.0);
+        self.auditor.delivered(e);
+        self.touched.push(e);
+        if idempotency_key && !first {
+            self.log(pid, Some(Step::Publish), Note::Skipped { event: e });
+        } else {
+            self.auditor.effect(e);
+            self.log(pid, Some(Step::Publish), Note::Effect { event: e });
+        }
+        true
+    }
+
+    /// `queue.add` of one event: Some(added), None when Redis hangs.
+    fn queue_add(&mut self, i: usize, e: EventId, summa: u32) -> Option<bool> {
+        let pid = Some(ProcId(i as u8));
         match self.queue.add(e, summa, self.cfg.relay.job_id) {
             AddResult::Created(_) => {
                 self.auditor.queue_add(e, true);

@@ -31,7 +31,11 @@ pub fn finish(dir: &Path, release: bool) -> Result<(), String> {
         minify_js(dir)?;
     }
     let index = dir.join("index.html");
-    let html = read(&index)?;
+    let mut html = read(&index)?;
+    if release {
+        // index.html explains itself at length for its readers; a phone need not load that.
+        html = without_html_comments(&html);
+    }
     icons::write_all(dir)?;
     let (uz, en) = descriptions(&html)?;
     write(
@@ -81,6 +85,20 @@ fn minify_js(dir: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `html` without its `<!-- … -->` comments (index.html has none inside a script).
+fn without_html_comments(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find("<!--") {
+        out.push_str(&rest[..at]);
+        rest = rest[at..]
+            .find("-->")
+            .map_or("", |end| &rest[at + end + 3..]);
+    }
+    out.push_str(rest);
+    out
 }
 
 /// sw.js for the files now in `dir`. A debug build (`trunk serve`) gets a worker that
@@ -212,6 +230,12 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn html_comments_go_and_the_rest_stays() {
+        let html = "<p>a</p><!-- one\n two --><p>b</p><!-- unclosed";
+        assert_eq!(super::without_html_comments(html), "<p>a</p><p>b</p>");
+    }
+
     use super::*;
 
     #[test]

@@ -112,6 +112,9 @@ async fn the_lesson_reads_in_russian() {
             if *id == "lose-dual" {
                 click(&client, "arm-api-queue_add").await?;
             }
+            if *id == "queue-first" {
+                click(&client, "arm-api-commit").await?;
+            }
             run_to_end(&client).await?;
             assert_reached(&client, id).await?;
             if *id == "canon-dual" {
@@ -139,6 +142,13 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     run_to_end(client).await?;
     assert_reached(client, "lose-dual").await?;
 
+    // §1 reversed: queue first, the API dies after queue.add, before COMMIT: a phantom.
+    goto_step(client, "queue-first").await?;
+    click(client, "arm-api-commit").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "queue-first").await?;
+    assert_ne!(counter(client, "phantoms").await?, "0");
+
     // §2: the canon's numbers — lesson: "bazada 100, navbatda 90".
     goto_step(client, "canon-dual").await?;
     run_to_end(client).await?;
@@ -161,6 +171,14 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     run_to_end(client).await?;
     assert_reached(client, "outbox-try").await?;
     assert_eq!(counter(client, "lost").await?, "0");
+
+    // §7 (PoolClient): the same outbox table through the pool: a death between the two
+    // INSERTs loses the event.
+    goto_step(client, "pool").await?;
+    click(client, "arm-api-insert_event").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "pool").await?;
+    assert_ne!(counter(client, "lost").await?, "0");
 
     goto_step(client, "rollback").await?;
     run_to_end(client).await?;

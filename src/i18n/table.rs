@@ -1,13 +1,12 @@
-//! The texts at run time: one table per language (`i18n/<code>.json`, key name → text),
-//! parsed once and leaked, so [`t`] hands out `&'static str` like the compiled-in table
-//! it replaced. Uzbek, the page's first paint, is always compiled in. English and Russian
-//! are fetched on demand from the built `dist/` in the browser (the wasm stays small),
-//! but compiled in natively (unit tests) and with the `embed-langs` feature (component
-//! tests); [`install`] takes a fetched file.
+//! The texts at run time: one table per language, by key ordinal, so [`t`] hands out
+//! `&'static str`. Uzbek, the page's first paint, is compiled in as a table (build.rs
+//! writes it from i18n/uz.json: nothing to parse at start). English and Russian are
+//! fetched on demand from the built `dist/` (arrays in key order, `cargo xtask css`) and
+//! [`install`]ed, but compiled in natively (unit tests) and with the `embed-langs` feature
+//! (component tests), read by key name from i18n/<code>.json.
 
 use std::sync::OnceLock;
 
-use crate::i18n::pairs;
 use crate::i18n::Lang;
 
 include!(concat!(env!("OUT_DIR"), "/keys.rs"));
@@ -19,11 +18,13 @@ impl Key {
     }
 
     /// The key's name in the language files.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "embed-langs"))]
     pub const fn name(self) -> &'static str {
         Key::NAMES[self as usize]
     }
 
     /// The key named `name`, if there is one.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "embed-langs"))]
     pub fn from_name(name: &str) -> Option<Key> {
         Key::ALL.iter().copied().find(|k| k.name() == name)
     }
@@ -31,7 +32,10 @@ impl Key {
 
 impl std::fmt::Debug for Key {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        #[cfg(any(not(target_arch = "wasm32"), feature = "embed-langs"))]
+        return f.write_str(self.name());
+        #[cfg(not(any(not(target_arch = "wasm32"), feature = "embed-langs")))]
+        return write!(f, "Key#{}", self.ordinal());
     }
 }
 
@@ -40,29 +44,36 @@ type Table = Box<[&'static str]>;
 
 static TABLES: [OnceLock<Table>; Lang::ALL.len()] = [const { OnceLock::new() }; Lang::ALL.len()];
 
-/// The language files compiled into this build.
-fn embedded(lang: Lang) -> Option<&'static str> {
-    match lang {
-        Lang::Uz => Some(include_str!("../../i18n/uz.json")),
-        #[cfg(any(not(target_arch = "wasm32"), feature = "embed-langs"))]
-        Lang::En => Some(include_str!("../../i18n/en.json")),
-        #[cfg(any(not(target_arch = "wasm32"), feature = "embed-langs"))]
-        Lang::Ru => Some(include_str!("../../i18n/ru.json")),
-        #[cfg(not(any(not(target_arch = "wasm32"), feature = "embed-langs")))]
-        _ => None,
-    }
+/// English and Russian compiled in (natively, for unit tests, and with `embed-langs`, for
+/// the component tests), read by key name from the sources. build.rs has checked them
+/// (every key, nothing empty): parsing cannot fail.
+#[cfg(any(not(target_arch = "wasm32"), feature = "embed-langs"))]
+fn embedded(lang: Lang) -> Option<Table> {
+    let json = match lang {
+        Lang::Uz => return None,
+        Lang::En => include_str!("../../i18n/en.json"),
+        Lang::Ru => include_str!("../../i18n/ru.json"),
+    };
+    Some(parse(json, None).expect("build.rs checked the compiled-in language files"))
 }
 
-/// The table of `lang`, if it is compiled in or was installed.
+/// The page fetches English and Russian ([`install`]).
+#[cfg(not(any(not(target_arch = "wasm32"), feature = "embed-langs")))]
+fn embedded(_: Lang) -> Option<Table> {
+    None
+}
+
+/// The table of `lang`: Uzbek is compiled in ([`UZ`]); the others are compiled in or
+/// installed.
 fn table(lang: Lang) -> Option<&'static [&'static str]> {
+    if lang == Lang::Uz {
+        return Some(&UZ);
+    }
     let cell = &TABLES[lang.index()];
     if let Some(table) = cell.get() {
         return Some(table);
     }
-    let json = embedded(lang)?;
-    // build.rs has checked the compiled-in files (every key, nothing empty): this cannot
-    // fail, and a table missing at the first paint would be a broken build anyway.
-    let table = parse(json, None).expect("build.rs checked the compiled-in language files");
+    let table = embedded(lang)?;
     Some(cell.get_or_init(|| table))
 }
 
@@ -79,21 +90,45 @@ pub fn t(lang: Lang, key: Key) -> &'static str {
         .map_or("", |table| table[key.ordinal()])
 }
 
-/// Takes a fetched language file. A key the file lacks (a stale copy from an older build)
-/// shows its Uzbek text rather than nothing; a file that is not a language file is refused
-/// with the reason.
+/// Takes a fetched language file (`dist/i18n/<code>.json`: its texts as a JSON array in
+/// key order, written by `cargo xtask css`). An empty text shows its Uzbek one; a file that
+/// is not a language file, or one of another build (another number of texts: the order of
+/// its texts is then unknown), is refused with the reason, and the page stays in Uzbek.
 pub fn install(lang: Lang, json: &str) -> Result<(), String> {
-    let fallback = table(Lang::Uz);
-    let parsed = parse(json, fallback)?;
+    let parsed = from_array(json)?;
     let _ = TABLES[lang.index()].set(parsed);
     Ok(())
 }
 
+/// A fetched file's table (see [`install`]).
+fn from_array(json: &str) -> Result<Table, String> {
+    let texts: Vec<String> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    if texts.len() != Key::ALL.len() {
+        return Err(format!(
+            "{} texts, this build has {}: a file of another build",
+            texts.len(),
+            Key::ALL.len()
+        ));
+    }
+    Ok(texts
+        .into_iter()
+        .zip(UZ)
+        .map(|(text, uz)| -> &'static str {
+            if text.trim().is_empty() {
+                uz
+            } else {
+                Box::leak(text.into_boxed_str())
+            }
+        })
+        .collect())
+}
+
 /// One table from a file: each key's text, leaked once for the page's lifetime (three
 /// tables at most). Without `fallback`, a missing or empty text is an error.
+#[cfg(any(not(target_arch = "wasm32"), feature = "embed-langs"))]
 fn parse(json: &str, fallback: Option<&[&'static str]>) -> Result<Table, String> {
     let mut texts: std::collections::BTreeMap<String, String> =
-        pairs::parse(json)?.0.into_iter().collect();
+        crate::i18n::pairs::parse(json)?.0.into_iter().collect();
     Key::ALL
         .iter()
         .map(
@@ -121,21 +156,32 @@ mod tests {
         assert_eq!(format!("{:?}", Key::Tagline), "Tagline");
     }
 
-    /// A stale fetched file (an older build's, from a cache) lacks a key: that key shows
-    /// its Uzbek text; without a fallback (a compiled-in file) it is an error.
+    /// A fetched file is an array in key order: an empty text shows its Uzbek one; a file
+    /// of another build (another count) or an HTML error page is refused.
     #[test]
-    fn a_key_missing_from_a_fetched_file_falls_back_to_uzbek() {
-        let uz = table(Lang::Uz).expect("Uzbek is compiled in");
-        let partial = r#"{"Tagline": "Только слоган"}"#;
-        let parsed = parse(partial, Some(uz)).expect("parsed with a fallback");
-        assert_eq!(parsed[Key::Tagline.ordinal()], "Только слоган");
-        assert_eq!(parsed[Key::Title.ordinal()], uz[Key::Title.ordinal()]);
-        let err = parse(partial, None).unwrap_err();
-        assert!(err.contains("is missing"), "{err}");
+    fn a_fetched_file_is_taken_only_whole() {
+        let mut texts: Vec<String> = Key::ALL.iter().map(|&k| t(Lang::Ru, k).into()).collect();
+        texts[Key::Title.ordinal()] = String::new();
+        let parsed = from_array(&serde_json::to_string(&texts).unwrap()).expect("a whole file");
+        assert_eq!(parsed[Key::Tagline.ordinal()], t(Lang::Ru, Key::Tagline));
+        assert_eq!(parsed[Key::Title.ordinal()], UZ[Key::Title.ordinal()]);
+        texts.pop();
+        let err = from_array(&serde_json::to_string(&texts).unwrap()).unwrap_err();
+        assert!(err.contains("another build"), "{err}");
         assert!(
-            parse("<!doctype html>", Some(uz)).is_err(),
+            from_array("<!doctype html>").is_err(),
             "an HTML error page is no language file"
         );
+        // A file read by name (the sources, compiled in natively) still needs every key.
+        let err = parse(r#"{"Tagline": "x"}"#, None).unwrap_err();
+        assert!(err.contains("is missing"), "{err}");
+    }
+
+    /// The compiled-in Uzbek table is i18n/uz.json, key for key.
+    #[test]
+    fn the_uzbek_table_is_the_file() {
+        let file = parse(include_str!("../../i18n/uz.json"), None).expect("uz.json parses");
+        assert_eq!(&file[..], &UZ[..]);
     }
 
     #[test]

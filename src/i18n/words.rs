@@ -188,10 +188,8 @@ pub fn preset_text(name: &str) -> Option<PresetText> {
                 .chain(chars)
         })
         .collect();
-    Some(PresetText {
-        title: Key::from_name(&format!("Preset{camel}Title"))?,
-        summary: Key::from_name(&format!("Preset{camel}Summary"))?,
-    })
+    let (title, summary) = crate::i18n::table::preset_keys(&camel)?;
+    Some(PresetText { title, summary })
 }
 
 /// The model's preset names, in its order (the picker's options), computed once.

@@ -22,6 +22,7 @@ const ORDER_FILE: &str = "style/order.txt";
 pub const OUTPUT: &str = "generated/app.css";
 
 pub fn run(ctx: &Ctx) -> Result<(), String> {
+    crate::lang_files::write(&ctx.root)?;
     let style = ctx.root.join("style");
     let order_path = ctx.root.join(ORDER_FILE);
     let order = std::fs::read_to_string(&order_path)

@@ -15,6 +15,7 @@
 mod csp;
 mod css;
 mod icons;
+mod lang_files;
 mod layers;
 mod pg;
 mod post_build;

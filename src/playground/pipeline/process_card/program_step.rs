@@ -2,6 +2,7 @@
 //! it can be armed with (under the card's rule) or disarmed.
 
 use leptos::prelude::*;
+use outbox_model::scenario::Sink;
 use outbox_model::view::ProcView;
 use outbox_model::{Action, Step};
 
@@ -23,11 +24,23 @@ pub fn ProgramStep(
     let sid = step_id(step);
     let current = move || me.with(|p| p.as_ref().is_some_and(|p| p.alive && p.pc == step));
     let armed = move || me.with(|p| p.as_ref().is_some_and(|p| p.armed.contains(&step)));
-    let label = move || step_name(i18n.lang(), step);
-    let arm_label = move || {
-        i18n.t(Key::ArmKill)
-            .replace("{step}", &step_name(i18n.lang(), step))
+    // A relay that feeds a webhook (lesson §4.1) publishes with a POST, not queue.add; the
+    // program is the same, so the card stays and its label follows the scenario.
+    let webhook = move || {
+        step == Step::Publish && {
+            ctl.scenario_version.track();
+            ctl.sim
+                .with_value(|s| s.scenario.config.relay.sink != Sink::Queue)
+        }
     };
+    let label = move || {
+        if webhook() {
+            i18n.t(Key::StepPublishWebhook).to_string()
+        } else {
+            step_name(i18n.lang(), step)
+        }
+    };
+    let arm_label = move || i18n.t(Key::ArmKill).replace("{step}", &label());
     view! {
         <li
             class="proc__step"

@@ -410,6 +410,15 @@ async fn exercise_loads_and_quiz_answers(client: &Client) -> TestResult {
         attr(client, "why-q2", "data-right").await?.as_deref(),
         Some("true")
     );
+    // #24: the score counts the first answer: wrong, then right, is not right.
+    let score = text_of(client, "quiz-score").await?;
+    assert!(score.starts_with("0 "), "the first answer scores: {score}");
+    click(client, "answer-q0-1").await?;
+    let score = text_of(client, "quiz-score").await?;
+    assert!(
+        score.starts_with("1 "),
+        "a right first answer scores: {score}"
+    );
     Ok(())
 }
 
@@ -491,12 +500,15 @@ async fn open_presenter_with_notes(
 
 /// PgDn, PgUp, "." and space: steps changed, the model stepped and played, by keys.
 async fn steps_by_keys(client: &Client) -> TestResult {
-    // PgDn twice: the third step; "." steps the model; space plays it to the end.
-    press(client, &WdKey::PageDown.to_string()).await?;
-    press(client, &WdKey::PageDown.to_string()).await?;
-    wait_attr(client, "lesson-step", "data-step", STEPS[2].id, 5).await?;
+    // PgDn to the step after the canon dual write, PgUp back to it (a measurement: play
+    // alone reaches it); "." steps the model; space plays it to the end.
+    let canon = STEPS.iter().position(|s| s.id == "canon-dual").unwrap();
+    for _ in 0..=canon {
+        press(client, &WdKey::PageDown.to_string()).await?;
+    }
+    wait_attr(client, "lesson-step", "data-step", STEPS[canon + 1].id, 5).await?;
     press(client, &WdKey::PageUp.to_string()).await?;
-    wait_attr(client, "lesson-step", "data-step", STEPS[1].id, 5).await?;
+    wait_attr(client, "lesson-step", "data-step", STEPS[canon].id, 5).await?;
     let before = text_of(client, "timeline-value").await?;
     press(client, ".").await?;
     assert_ne!(
@@ -507,7 +519,7 @@ async fn steps_by_keys(client: &Client) -> TestResult {
     set_value(client, "speed", "7").await?;
     press(client, " ").await?;
     wait_finished(client, 60).await?;
-    assert_reached(client, STEPS[1].id).await?;
+    assert_reached(client, STEPS[canon].id).await?;
     Ok(())
 }
 

@@ -139,3 +139,34 @@ fn disarming_one_step_keeps_the_other_kill_rules() {
         "without a step, every kill of the process goes"
     );
 }
+
+/// #24: what a ☠ kills after. The lesson's "dies after COMMIT" is the kill before queue.add.
+#[test]
+fn a_kill_knows_the_step_it_comes_after() {
+    use outbox_model::scenario::ApiMode;
+    use outbox_model::world::{program, step_before, ProcKind};
+    use outbox_model::Step;
+    let cfg = outbox_model::scenario::Config {
+        api: ApiMode::DualWriteDbFirst,
+        ..Default::default()
+    };
+    let api = program(ProcKind::Api, &cfg, 0);
+    assert_eq!(step_before(&api, Step::QueueAdd), Some(Step::Commit));
+    assert_eq!(step_before(&api, Step::Begin), None, "the first step");
+    assert_eq!(step_before(&api, Step::Rollback), None, "a branch");
+    let relay = program(ProcKind::Relay, &cfg, 0);
+    assert_eq!(
+        step_before(&relay, Step::MarkPublished),
+        Some(Step::Publish)
+    );
+    assert_eq!(
+        step_before(&relay, Step::MarkFailed),
+        None,
+        "a failed publish's branch"
+    );
+    assert_eq!(
+        step_before(&relay, Step::Commit),
+        None,
+        "reached from either mark"
+    );
+}

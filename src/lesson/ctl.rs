@@ -25,12 +25,31 @@ pub struct Progress {
     pub done: Vec<String>,
     /// Exercise 1's answers as typed.
     pub blanks: Vec<String>,
-    /// The answer chosen for each quiz question.
+    /// The answer chosen for each quiz question (shown with its explanation).
     pub quiz: Vec<Option<usize>>,
+    /// The first answer given to each question: the one the score counts (#24: trying
+    /// every option until one turns green is not knowing it). Saved progress from before
+    /// this field counts its `quiz` answers as first.
+    #[serde(default)]
+    pub quiz_first: Vec<Option<usize>>,
     /// The answer chosen for the "try it yourself" question.
     pub why: Option<usize>,
     /// Guesses made before a reveal: step id, guess, what happened.
     pub predictions: Vec<Prediction>,
+}
+
+impl Progress {
+    /// The first answer to quiz question `n`: the one that scores.
+    pub fn first_answer(&self, n: usize) -> Option<usize> {
+        let first = self.quiz_first.get(n).copied().flatten();
+        first.or_else(|| {
+            // Saved before `quiz_first` existed: its one answer is the first.
+            let saved_before = self.quiz_first.iter().all(Option::is_none);
+            saved_before
+                .then(|| self.quiz.get(n).copied().flatten())
+                .flatten()
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -346,4 +365,24 @@ impl LessonCtl {
 
 pub fn use_lesson() -> LessonCtl {
     expect_context::<LessonCtl>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Progress;
+
+    /// #24: the quiz scores the first answer; progress saved before first answers were
+    /// kept counts its answers as first.
+    #[test]
+    fn the_first_answer_is_the_one_that_scores() {
+        let p = Progress {
+            quiz: vec![Some(1)],
+            quiz_first: vec![Some(0)],
+            ..Progress::default()
+        };
+        assert_eq!(p.first_answer(0), Some(0));
+        let saved_before: Progress = serde_json::from_str(r#"{"quiz":[2,null]}"#).unwrap();
+        assert_eq!(saved_before.first_answer(0), Some(2));
+        assert_eq!(saved_before.first_answer(1), None);
+    }
 }

@@ -53,7 +53,7 @@ pub fn Quiz() -> impl IntoView {
         let right = lesson.progress.with(|p| {
             QUIZ.iter()
                 .enumerate()
-                .filter(|(i, q)| p.quiz.get(*i).copied().flatten() == Some(q.right))
+                .filter(|(i, q)| p.first_answer(*i) == Some(q.right))
                 .count()
         });
         i18n.t(Key::QuizScore)
@@ -70,6 +70,14 @@ pub fn Quiz() -> impl IntoView {
                 lesson.progress.update(|p| {
                     if p.quiz.len() <= n {
                         p.quiz.resize(n + 1, None);
+                    }
+                    if p.quiz_first.iter().all(Option::is_none) {
+                        // Saved before first answers were kept: its answers were first.
+                        p.quiz_first = p.quiz.clone();
+                    }
+                    if p.first_answer(n).is_none() {
+                        p.quiz_first.resize(p.quiz_first.len().max(n + 1), None);
+                        p.quiz_first[n] = Some(i);
                     }
                     p.quiz[n] = Some(i);
                 })

@@ -31,7 +31,7 @@ pub use crate::scenario::{proc_index, proc_names, processes};
 pub use faults::ArmedKill;
 pub use judge::{CheckLevel, Counters};
 pub use log::{FaultNote, LogEntry, Note};
-pub use program::{program, script_sql, step_sql};
+pub use program::{program, script_sql, step_before, step_sql};
 pub use relay::{Poll, RelayMem};
 pub use session::{ScriptResult, PG_SLEEP_TICKS};
 pub use tally::{Tally, SQL_ERROR_CODES};

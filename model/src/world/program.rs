@@ -63,6 +63,18 @@ fn relay_program(cfg: &Config) -> Vec<Step> {
     }
 }
 
+/// The step a process has just done when it reaches `step` of `program`, where that is one
+/// step: a kill armed at `step` dies *after* it and *before* `step` runs (#24: a ☠ says
+/// so). None for the first step, for a branch (ROLLBACK, marking a failed publish, the
+/// dead letter) and for a step after a branch, which more than one step can lead to.
+pub fn step_before(program: &[Step], step: Step) -> Option<Step> {
+    use Step::*;
+    let i = program.iter().position(|&s| s == step)?;
+    let prev = *program.get(i.checked_sub(1)?)?;
+    let branch = |s: Step| matches!(s, Rollback | MarkFailed | DeadLetter);
+    (!branch(step) && !branch(prev)).then_some(prev)
+}
+
 /// The worker's steps, one list per way of guarding the business action.
 fn worker_program(cfg: &Config) -> Vec<Step> {
     use Step::*;

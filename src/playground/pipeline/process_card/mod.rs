@@ -177,9 +177,13 @@ pub fn ProcessCard(name: String) -> impl IntoView {
         let name = name.clone();
         move || {
             let name = name.clone();
-            program()
-                .into_iter()
-                .map(move |step| view! { <ProgramStep name=name.clone() step me rule/> })
+            let steps = program();
+            steps
+                .iter()
+                .map(|&step| {
+                    let prev = outbox_model::world::step_before(&steps, step);
+                    view! { <ProgramStep name=name.clone() step prev me rule/> }
+                })
                 .collect_view()
         }
     };

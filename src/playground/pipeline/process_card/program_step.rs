@@ -15,6 +15,8 @@ use crate::playground::pipeline::process_card::{step_id, Rule};
 pub fn ProgramStep(
     name: String,
     step: Step,
+    /// The step just done when this one is reached, if it is one (`step_before`).
+    prev: Option<Step>,
     me: Memo<Option<ProcView>>,
     rule: RwSignal<Rule>,
 ) -> impl IntoView {
@@ -40,7 +42,15 @@ pub fn ProgramStep(
             step_name(i18n.lang(), step)
         }
     };
-    let arm_label = move || i18n.t(Key::ArmKill).replace("{step}", &label());
+    // When the kill strikes, in the lesson's words: after the step just done, before this
+    // one runs ("Kill after COMMIT, before queue.add").
+    let arm_label = move || match prev {
+        Some(p) => i18n
+            .t(Key::ArmKillAfter)
+            .replace("{prev}", &step_name(i18n.lang(), p))
+            .replace("{step}", &label()),
+        None => i18n.t(Key::ArmKill).replace("{step}", &label()),
+    };
     view! {
         <li
             class="proc__step"

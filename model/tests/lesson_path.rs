@@ -176,6 +176,44 @@ fn exercise_1_blanks_accept_both_spellings() {
     assert_eq!(lesson::check_blanks(&[]), vec![false; 5]);
 }
 
+/// #24: the spellings a learner types are accepted (case, apostrophes, the older «kts»,
+/// underscores, a Russian word, "relay jarayoni"); one or two letters off is "close".
+#[test]
+fn exercise_1_accepts_how_learners_write_and_says_when_close() {
+    use outbox_model::lesson::Verdict::{Close, Right, Wrong};
+    let of = |a: [&str; 5]| -> Vec<String> { a.iter().map(|s| s.to_string()).collect() };
+    let typed = of([
+        "DUAL",
+        "tranzaktsiya",
+        "relay jarayoni",
+        "skip_locked",
+        "Inbox",
+    ]);
+    assert_eq!(lesson::blank_verdicts(&typed), vec![Right; 5]);
+    let typed = of([
+        "dual",
+        "транзакции",
+        "Relay-process",
+        "SKIP-LOCKED",
+        "inbox jadvali",
+    ]);
+    assert_eq!(lesson::blank_verdicts(&typed), vec![Right; 5]);
+    assert_eq!(
+        lesson::normalise("O‘zbek ʻtranzaktsiyaʼ"),
+        "ozbek tranzaksiya"
+    );
+    let typed = of(["duel", "tranzaksya", "rellay", "skip lockd", "worker"]);
+    assert_eq!(
+        lesson::blank_verdicts(&typed),
+        vec![Close, Close, Close, Close, Wrong]
+    );
+    // Short or empty answers are never "close".
+    assert_eq!(
+        lesson::blank_verdicts(&of(["du", "", "", "", ""]))[0],
+        Wrong
+    );
+}
+
 #[test]
 fn exercise_2_prints_the_lessons_console() {
     // Lesson §9, exercise 2's expected output, line for line.
@@ -187,4 +225,6 @@ fn exercise_3_prints_the_lessons_console() {
     // Lesson §9, exercise 3: "t-1: jarayon o'ldi — ROLLBACK, balans 0", then
     // "t-1: balans 50000" twice.
     assert_eq!(lesson::exercise_3_output(), lesson::EXERCISE_3_EXPECTED);
+    // The third delivery's line repeats the balance because the inbox turned it away.
+    assert_eq!(lesson::exercise_3_skipped(), 1);
 }

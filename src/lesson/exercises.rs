@@ -54,7 +54,12 @@ fn compare(
 fn blank_row(i: usize, k: Key, checked: RwSignal<bool>) -> impl IntoView {
     let lesson = use_lesson();
     let i18n = use_i18n();
-    let results = move || lesson.progress.with(|p| lesson::check_blanks(&p.blanks));
+    let verdict = move || {
+        lesson
+            .progress
+            .with(|p| lesson::blank_verdicts(&p.blanks)[i])
+    };
+    let right = move || verdict() == lesson::Verdict::Right;
     let value = move || {
         lesson
             .progress
@@ -82,8 +87,13 @@ fn blank_row(i: usize, k: Key, checked: RwSignal<bool>) -> impl IntoView {
                 />
             </label>
             <Show when=move || checked.get()>
-                <span class="exercise__mark" data-testid=format!("blank-{i}-result") data-right=move || results()[i].to_string()>
-                    {move || i18n.t(if results()[i] { Key::AnswerRight } else { Key::AnswerWrong })}
+                <span class="exercise__mark" data-testid=format!("blank-{i}-result") data-right=move || right().to_string()>
+                    {move || i18n.t(match verdict() {
+                        lesson::Verdict::Right => Key::AnswerRight,
+                        // One or two letters off: say so, as a teacher would.
+                        lesson::Verdict::Close => Key::AnswerClose,
+                        lesson::Verdict::Wrong => Key::AnswerWrong,
+                    })}
                 </span>
             </Show>
         </li>
@@ -117,16 +127,61 @@ fn blanks_exercise() -> impl IntoView {
     }
 }
 
+/// The digits of an answer, in order: "1, 2, 4, 5, 3" and "12453" say the same, and so do
+/// "50 000" and "50000".
+fn digits(s: &str) -> String {
+    s.chars().filter(char::is_ascii_digit).collect()
+}
+
+/// The learner's answer, asked before the model tells (#24): a field, and once the model
+/// has run, whether the answer's digits are the model's (`model`).
+fn ask_first(
+    id: &'static str,
+    label: Key,
+    answer: RwSignal<String>,
+    model: impl Fn() -> Option<String> + Send + Sync + Copy + 'static,
+) -> impl IntoView {
+    let i18n = use_i18n();
+    let right = move || model().map(|m| !m.is_empty() && digits(&answer.get()) == digits(&m));
+    view! {
+        <label class="exercise__ask">
+            <span>{tr(label)}</span>
+            <input type="text" autocomplete="off" data-testid=format!("{id}-guess")
+                prop:value=move || answer.get()
+                on:input=move |ev| answer.set(event_target_value(&ev)) />
+        </label>
+        {move || right().map(|ok| view! {
+            <p class="exercise__mark" data-testid=format!("{id}-guess-result") data-right=ok.to_string()>
+                {i18n.t(if ok { Key::AnswerRight } else { Key::AnswerWrong })}
+            </p>
+        })}
+    }
+}
+
 /// Exercise 2: the relay model, run in the model or loaded into the playground.
 fn relay_exercise() -> impl IntoView {
     let ctl = use_ctl();
     let ex2 = RwSignal::new(None::<Vec<String>>);
+    let answer = RwSignal::new(String::new());
+    // The model's queue order: its "navbat: 1, 2, 4, 5, 3" line.
+    let order = move || {
+        ex2.get().map(|lines| {
+            lines
+                .iter()
+                .find(|l| l.starts_with("navbat:"))
+                .cloned()
+                .unwrap_or_default()
+        })
+    };
+    let unanswered = move || answer.with(|a| digits(a).is_empty());
     view! {
         <div class="exercise">
             <h2 class="panel__heading">{tr(Key::Ex2Heading)}</h2>
             <p>{tr(Key::Ex2Intro)}</p>
+            {ask_first("ex2", Key::Ex2Ask, answer, order)}
             <div class="exercise__buttons">
-                <button type="button" data-testid="ex2-run" on:click=move |_| ex2.set(Some(lesson::exercise_2_output()))>{tr(Key::ExRun)}</button>
+                <button type="button" data-testid="ex2-run" disabled=unanswered title=move || unanswered().then(|| tr(Key::ExAnswerFirst)())
+                    on:click=move |_| ex2.set(Some(lesson::exercise_2_output()))>{tr(Key::ExRun)}</button>
                 <button type="button" data-testid="ex2-load" on:click=move |_| ctl.load_preset("exercise-2")>{tr(Key::ExLoad)}</button>
             </div>
             {move || ex2.get().map(|out| compare("ex2", &lesson::EXERCISE_2_EXPECTED, out))}
@@ -137,7 +192,10 @@ fn relay_exercise() -> impl IntoView {
 /// Exercise 3: the payment inbox, with the balance its last line ends with.
 fn inbox_exercise() -> impl IntoView {
     let ctl = use_ctl();
+    let i18n = use_i18n();
     let ex3 = RwSignal::new(None::<Vec<String>>);
+    let answer = RwSignal::new(String::new());
+    let unanswered = move || answer.with(|a| digits(a).is_empty());
     let balance = move || {
         ex3.get().map(|lines| {
             lines
@@ -150,14 +208,22 @@ fn inbox_exercise() -> impl IntoView {
         <div class="exercise">
             <h2 class="panel__heading">{tr(Key::Ex3Heading)}</h2>
             <p>{tr(Key::Ex3Intro)}</p>
+            {ask_first("ex3", Key::YourAnswer, answer, balance)}
             <div class="exercise__buttons">
-                <button type="button" data-testid="ex3-run" on:click=move |_| ex3.set(Some(lesson::exercise_3_output()))>{tr(Key::ExRun)}</button>
+                <button type="button" data-testid="ex3-run" disabled=unanswered title=move || unanswered().then(|| tr(Key::ExAnswerFirst)())
+                    on:click=move |_| ex3.set(Some(lesson::exercise_3_output()))>{tr(Key::ExRun)}</button>
                 <button type="button" data-testid="ex3-load" on:click=move |_| ctl.load_preset("exercise-3")>{tr(Key::ExLoad)}</button>
             </div>
             {move || balance().map(|b| view! {
                 <p class="exercise__balance">{tr(Key::Balance)}": " <strong data-testid="ex3-balance">{b}</strong></p>
             })}
             {move || ex3.get().map(|out| compare("ex3", &lesson::EXERCISE_3_EXPECTED, out))}
+            // The repeated balance is the lesson: say that the inbox skipped the delivery.
+            {move || ex3.get().map(|_| view! {
+                <p class="exercise__note" data-testid="ex3-inbox">
+                    {move || i18n.tn(Key::Ex3InboxSkipped, lesson::exercise_3_skipped())}
+                </p>
+            })}
         </div>
     }
 }

@@ -211,6 +211,10 @@ impl LessonCtl {
         let progress = RwSignal::new(progress);
         let reached = Memo::new(move |_| {
             ctl.slow.track();
+            // Someone else's run (a shared link) is not this learner's doing.
+            if ctl.shared.get() {
+                return false;
+            }
             let st = &STEPS[step.get()];
             let why_ok = st.goal != lesson::Goal::PublishOutsideLoses
                 || progress.with(|p| p.why) == Some(crate::i18n::lesson_words::WHY_INSIDE.right);
@@ -243,14 +247,11 @@ impl LessonCtl {
                 lesson.predict.set(Predict::Paused);
             }
         });
-        // A revealed run ended: show what happened.
+        // A revealed run ended (or one guessed before Play ended without a kill to stop
+        // at): show what happened.
         Effect::new(move |_| {
             ctl.slow.track();
-            if let Predict::Guessed {
-                guess,
-                revealing: true,
-            } = lesson.predict.get_untracked()
-            {
+            if let Predict::Guessed { guess, .. } = lesson.predict.get_untracked() {
                 if ctl.finished() {
                     let actual = ctl.sim.with_value(|s| Outcome::of(&s.world));
                     lesson.predict.set(Predict::Revealed { guess, actual });

@@ -13,6 +13,19 @@ pub fn Predict() -> impl IntoView {
     let lesson = use_lesson();
     let i18n = use_i18n();
     let state = move || lesson.predict.get();
+    // Stopped before the kill: with no guess yet (Paused), or with one made before Play
+    // (#24: that run stopped too, but said nothing).
+    let paused = move || {
+        state() == State::Paused
+            || (lesson.ctl.halted.get()
+                && matches!(
+                    state(),
+                    State::Guessed {
+                        revealing: false,
+                        ..
+                    }
+                ))
+    };
     let guess_of = move || match state() {
         State::Guessed { guess, .. } | State::Revealed { guess, .. } => Some(guess),
         _ => None,
@@ -40,9 +53,9 @@ pub fn Predict() -> impl IntoView {
     };
     view! {
         <Show when=move || state() != State::Off>
-            <div class="predict" class:predict--paused=move || state() == State::Paused data-testid="predict" data-state=move || format!("{:?}", state())>
-                <p class="predict__ask">
-                    {move || if state() == State::Paused { i18n.t(Key::PredictPaused) } else { i18n.t(Key::PredictAsk) }}
+            <div class="predict" class:predict--paused=paused data-testid="predict" data-state=move || format!("{:?}", state())>
+                <p class="predict__ask" data-testid="predict-ask">
+                    {move || if paused() { i18n.t(Key::PredictPaused) } else { i18n.t(Key::PredictAsk) }}
                 </p>
                 <div class="predict__choices">{buttons}</div>
                 <button

@@ -95,6 +95,9 @@ pub struct Ctl {
     pub halt_before_kill: RwSignal<bool>,
     /// The run stopped there.
     pub halted: RwSignal<bool>,
+    /// The run came from a shared link (someone else's): the lesson's goals do not count
+    /// it for this learner's progress (#24). Any other run clears it.
+    pub shared: RwSignal<bool>,
     pub counters: Memo<Counters>,
     pub procs: Memo<Vec<ProcView>>,
     pub enabled: Memo<Vec<Action>>,
@@ -150,6 +153,7 @@ impl Ctl {
             share_link: RwSignal::new(None),
             halt_before_kill: RwSignal::new(false),
             halted: RwSignal::new(false),
+            shared: RwSignal::new(false),
             counters,
             procs,
             enabled,
@@ -205,6 +209,7 @@ impl Ctl {
 
     /// Replaces the run with an already built one; Err when it could not be saved.
     pub fn replace(&self, sim: Sim) -> Result<(), Reason> {
+        self.shared.set(false);
         self.playing.set(false);
         self.sim.set_value(sim);
         self.share_link.set(None);

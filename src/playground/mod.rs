@@ -45,12 +45,13 @@ use crate::playground::warm_up::warm_up;
 #[component]
 pub fn Playground() -> impl IntoView {
     let i18n = use_i18n();
-    let (sim, notice) = startup();
+    let (sim, notice, shared) = startup();
     // A first visit (no link, nothing saved) opens the lesson's step instead.
     let fresh = notice.is_none() && sim.inputs().is_empty() && sim.scenario.name == DEFAULT_PRESET;
     let ctl = Ctl::new(sim);
     provide_context(ctl);
     ctl.notice.set(notice);
+    ctl.shared.set(shared);
     let _ = ctl.save();
     listen_for_links(ctl);
     restore_settings(ctl, i18n);

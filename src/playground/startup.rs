@@ -12,7 +12,7 @@ use leptos::prelude::*;
 
 use crate::browser::storage::{self, before_link_key, corrupt_key, pending_key, KEY};
 use crate::browser::url::clear_fragment;
-use crate::i18n::Key;
+use crate::i18n::{Key, Reason};
 use crate::playground::ctl::{Ctl, Notice, DEFAULT_PRESET};
 use crate::run::link;
 use crate::run::sim::Sim;
@@ -27,21 +27,23 @@ fn location_hash() -> String {
         .unwrap_or_default()
 }
 
-/// The run the page opens with, and what to tell the user about how it got it.
-pub fn startup() -> (Sim, Option<Notice>) {
+/// The run the page opens with, what to tell the user about how it got it, and whether it
+/// is a shared run (from a link).
+pub fn startup() -> (Sim, Option<Notice>, bool) {
     let crashed = set_aside_crashed_replay();
     let hash = location_hash();
-    let (sim, notice) = if link::is_run_fragment(&hash) {
+    let (sim, notice, shared) = if link::is_run_fragment(&hash) {
         // The link has done its job once opened: a reload shows the saved state.
         clear_fragment();
         match open_link(&hash) {
-            Ok(opened) => opened,
-            Err(bad) => (open_saved().0, Some(bad)),
+            Ok((sim, notice)) => (sim, notice, true),
+            Err(bad) => (open_saved().0, Some(bad), false),
         }
     } else {
-        open_saved()
+        let (sim, notice) = open_saved();
+        (sim, notice, false)
     };
-    (sim, crashed.or(notice))
+    (sim, crashed.or(notice), shared)
 }
 
 /// A run left under `…/run/pending` means the last replay of the saved run never ended
@@ -83,8 +85,19 @@ fn open_saved() -> (Sim, Option<Notice>) {
 /// `…/run/before-link` and the notice offers it back. Err: the notice saying why not.
 pub fn open_link(hash: &str) -> Result<(Sim, Option<Notice>), Notice> {
     let sim = link::open(hash).map_err(|e| Notice::error(Key::NoticeBadLink, e.reason()))?;
-    let notice = keep_saved_before_link(&sim);
-    Ok((sim, notice))
+    // Say whose run this is (#24): its scenario and length, and that it leaves the
+    // opener's lesson progress alone.
+    let what = Reason::new(Key::SharedRunWhat)
+        .arg("scenario", &sim.scenario.name)
+        .arg("n", sim.total());
+    let notice = match keep_saved_before_link(&sim) {
+        Some(n) => Notice {
+            also: Some(Key::NoticeSharedRunShort),
+            ..n
+        },
+        None => Notice::info(Key::NoticeSharedRun, what),
+    };
+    Ok((sim, Some(notice)))
 }
 
 fn keep_saved_before_link(sim: &Sim) -> Option<Notice> {
@@ -134,6 +147,7 @@ pub fn listen_for_links(ctl: Ctl) {
         match open_link(&hash) {
             Ok((sim, notice)) => {
                 let _ = ctl.replace(sim);
+                ctl.shared.set(true);
                 ctl.notice.set(notice);
             }
             Err(bad) => ctl.notice.set(Some(bad)),

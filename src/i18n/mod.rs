@@ -157,6 +157,22 @@ pub fn use_i18n() -> I18n {
     expect_context::<I18n>()
 }
 
+/// `n` with its digits in groups of three, as the language writes numbers: "52,098" in
+/// English, "52 098" (a no-break space) in Uzbek and Russian (#24: «86645770976018 jadval»
+/// was unreadable).
+pub fn group_digits(lang: Lang, n: u128) -> String {
+    let digits = n.to_string();
+    let sep = if lang == Lang::En { ',' } else { '\u{a0}' };
+    let mut out = String::with_capacity(digits.len() * 2);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,5 +337,16 @@ mod tests {
             ex2.contains("tarqatish") && !ex2.contains("yuborish"),
             "{ex2}"
         );
+    }
+
+    #[test]
+    fn numbers_are_grouped_as_each_language_writes_them() {
+        assert_eq!(
+            group_digits(Lang::En, 86_645_770_976_018),
+            "86,645,770,976,018"
+        );
+        assert_eq!(group_digits(Lang::Uz, 52_098), "52\u{a0}098");
+        assert_eq!(group_digits(Lang::Ru, 865), "865");
+        assert_eq!(group_digits(Lang::En, 0), "0");
     }
 }

@@ -8,22 +8,31 @@ use leptos::prelude::*;
 use outbox_model::explore::{Bounds, Design, Explorer, Property, Report, Verdict};
 
 use crate::browser::frames::{now_ms, owner_alive, run_in_tasks};
-use crate::i18n::{t, tr, use_i18n, Key, Lang};
+use crate::i18n::{group_digits, t, tr, use_i18n, Key, Lang, Reason};
 use crate::playground::ctl::use_ctl;
 use crate::proof::design::{design_key, load_trace};
 use crate::proof::CHUNK;
 
 fn verdict_text(lang: Lang, v: &Verdict) -> String {
+    let n = |x: u128| group_digits(lang, x);
     match v {
         Verdict::Holds { states, schedules } => t(lang, Key::ProofHolds)
-            .replace("{states}", &states.to_string())
-            .replace(
-                "{schedules}",
-                &schedules.map_or_else(|| "∞".to_string(), |s| s.to_string()),
-            ),
+            .replace("{states}", &n(u128::from(*states)))
+            .replace("{schedules}", &schedules.map_or_else(|| "∞".to_string(), n)),
         Verdict::Counterexample { trace, choices } => t(lang, Key::ProofBroken)
             .replace("{n}", &trace.actions.len().to_string())
-            .replace("{choices}", &choices.to_string()),
+            .replace("{choices}", &n(*choices as u128)),
+    }
+}
+
+/// A property's column heading, in the counters' words where it is one of them.
+fn property_key(p: Property) -> Key {
+    match p {
+        Property::Lost => Key::CLost,
+        Property::DuplicateEffects => Key::CDupEffects,
+        Property::Phantoms => Key::CPhantoms,
+        Property::Conservation => Key::PropConservation,
+        Property::Invariants => Key::PropInvariants,
     }
 }
 
@@ -48,11 +57,12 @@ pub fn Claims() -> impl IntoView {
     view! {
         <div class="proof__claims">
             <p>{bounds}</p>
+            <p class="proof__explain">{tr(Key::ProofExplain)}</p>
             <button type="button" data-testid="proof-run" disabled=move || running.get() on:click=start>{tr(Key::ProofRun)}</button>
             <p data-testid="proof-progress" aria-live="polite">{rate}</p>
             <div class="proof__scroll" tabindex="0" role="region" aria-label=tr(Key::MatrixHeading)>
                 <table class="proof__table">
-                    <thead><tr><th></th>{Property::all().into_iter().map(|p| view! { <th scope="col"><code>{p.name()}</code></th> }).collect_view()}</tr></thead>
+                    <thead><tr><th></th>{Property::all().into_iter().map(|p| view! { <th scope="col" title=p.name()>{tr(property_key(p))}</th> }).collect_view()}</tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
@@ -115,7 +125,12 @@ fn claim_row(i: usize, d: Design, reports: RwSignal<Vec<Option<Report>>>) -> imp
                         match v {
                             Verdict::Counterexample { trace, .. } => view! {
                                 <button type="button" class="proof__load" data-testid=format!("claim-load-{}-{}", d.name(), p.name())
-                                    on:click=move |_| load_trace(ctl, &trace)>{text}</button>
+                                    on:click={
+                                        let what = Reason::new(Key::TraceLoadedClaim)
+                                            .arg("design", d.name())
+                                            .arg("property", p.name());
+                                        move |_| load_trace(ctl, &trace, what.clone())
+                                    }>{text}</button>
                             }.into_any(),
                             Verdict::Holds { .. } => view! { <span class="proof__holds">{text}</span> }.into_any(),
                         }
@@ -133,10 +148,11 @@ fn progress_text(lang: Lang, (states, ms): (u64, f64)) -> String {
     } else {
         0
     };
+    // The milliseconds stay ungrouped: benches/page.rs reads them back.
     t(lang, Key::ProofProgress)
-        .replace("{states}", &states.to_string())
-        .replace("{ms}", &format!("{ms:.0}"))
-        .replace("{rate}", &per_s.to_string())
+        .replace("{states}", &group_digits(lang, u128::from(states)))
+        .replace("{ms}", &(ms.round() as u64).to_string())
+        .replace("{rate}", &group_digits(lang, u128::from(per_s)))
 }
 
 fn bounds_text(lang: Lang, b: &Bounds) -> String {

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use outbox_model::explore::{CellOutcome, Design, Trace};
 
-use crate::i18n::Key;
+use crate::i18n::{Key, Reason};
 use crate::playground::ctl::{Ctl, Notice};
 use crate::run::sim::Sim;
 
@@ -32,8 +32,10 @@ pub fn cell_key(o: CellOutcome) -> Key {
     }
 }
 
-/// Puts a trace into the playground, at its end, ready to step back through.
-pub fn load_trace(ctl: Ctl, trace: &Trace) {
+/// Puts a trace into the playground, at its end, ready to step back through, and says
+/// what was loaded (`what`: the design and the kill point or property; #24: it used to
+/// land on the counters with no word).
+pub fn load_trace(ctl: Ctl, trace: &Trace, what: Reason) {
     let mut s = trace.scenario.clone();
     // The explorer keeps no log (it is history, not state); the page shows one.
     s.config.log_cap = s.config.log_cap.max(200);
@@ -46,7 +48,10 @@ pub fn load_trace(ctl: Ctl, trace: &Trace) {
     });
     match built {
         Ok(sim) => {
+            let what = what.arg("n", sim.total());
             let _ = ctl.replace(sim);
+            ctl.notice
+                .set(Some(Notice::info(Key::NoticeTraceLoaded, what)));
             if let Some(el) = document()
                 .query_selector("[data-testid=counters]")
                 .ok()

@@ -13,7 +13,7 @@ use outbox_model::Step;
 
 use crate::browser::frames::{now_ms, owner_alive, run_in_tasks};
 use crate::i18n::words::{proc_name, step_name};
-use crate::i18n::{tr, use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key, Reason};
 use crate::playground::ctl::use_ctl;
 use crate::proof::design::{cell_key, design_key, load_trace};
 use crate::proof::CHUNK;
@@ -137,6 +137,7 @@ fn matrix_row(
                 let idx = r * designs.len() + d;
                 let id = format!("cell-{}-{}-{}", proc, crate::playground::pipeline::process_card::step_id(step), design.name());
                 let cell = move || cells.with(|c| c[idx].clone());
+                let design_name = design.name();
                 view! {
                     <td>
                         {move || match cell() {
@@ -148,7 +149,12 @@ fn matrix_row(
                                     Some(trace) => view! {
                                         <button type="button" class=class data-testid=id.clone() data-outcome=c.outcome.name()
                                             title=format!("{} · {}", label, c.states)
-                                            on:click=move |_| load_trace(ctl, &trace)>{label}</button>
+                                            on:click={
+                                                let what = Reason::new(Key::TraceLoadedCell)
+                                                    .arg("design", design_name)
+                                                    .arg("point", format!("{proc} · {}", crate::playground::pipeline::process_card::step_id(step)));
+                                                move |_| load_trace(ctl, &trace, what.clone())
+                                            }>{label}</button>
                                     }.into_any(),
                                     None => view! { <span class=class data-testid=id.clone() data-outcome=c.outcome.name()>{label}</span> }.into_any(),
                                 }

@@ -448,3 +448,63 @@ async fn axe_finds_no_serious_or_critical_violations() {
     })
     .await;
 }
+
+/// #24: opening someone's run leaves the opener's lesson progress alone, and the page says
+/// it is a shared run, with its scenario and its number of steps.
+#[tokio::test]
+async fn a_shared_run_does_not_mark_the_openers_progress() {
+    let (client, page) = session(1366, 768).await;
+    let url = {
+        let page = page.clone();
+        let result = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let out = result.clone();
+        with_session(client, move |client| async move {
+            open(&client, &page).await?;
+            // The first step's goal, reached here: the API dies after COMMIT.
+            click(&client, "arm-api-queue_add").await?;
+            run_to_end(&client).await?;
+            assert_eq!(goal_reached(&client).await?.as_deref(), Some("true"));
+            click(&client, "share").await?;
+            let url = client
+                .find(Locator::Css(&css("share-url")))
+                .await?
+                .prop("value")
+                .await?
+                .unwrap_or_default();
+            *out.lock().unwrap() = Some(url);
+            Ok(())
+        })
+        .await;
+        let got = result.lock().unwrap().take().unwrap();
+        got
+    };
+    let (client, _) = session(1366, 768).await;
+    with_session(client, move |client| async move {
+        open(&client, &url).await?;
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let mut notice = String::new();
+        while !notice.contains("Ulashilgan yugurish: lesson-lose-dual") {
+            assert!(std::time::Instant::now() < deadline, "notice: {notice:?}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            notice = text_of(&client, "notice").await.unwrap_or_default();
+        }
+        assert_eq!(
+            goal_reached(&client).await?.as_deref(),
+            Some("false"),
+            "someone else's run reaches no goal for the opener"
+        );
+        let done = text_of(&client, "progress-done").await?;
+        assert!(done.starts_with("0 "), "progress: {done}");
+        Ok(())
+    })
+    .await;
+}
+
+/// The current lesson step's goal: "true" once reached.
+async fn goal_reached(client: &Client) -> Result<Option<String>, fantoccini::error::CmdError> {
+    client
+        .find(Locator::Css(&css("lesson-goal")))
+        .await?
+        .attr("data-reached")
+        .await
+}

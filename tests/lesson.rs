@@ -89,6 +89,29 @@ async fn predict(client: &Client, guess: &str, actual: &str) -> TestResult {
     wait_attr(client, "predict-result", "data-actual", actual, 10).await
 }
 
+/// #24: a guess made before Play: the run still stops before the kill and says so, and
+/// the reveal shows the outcome.
+async fn predict_chosen_before_play(client: &Client) -> TestResult {
+    goto_step(client, "at-most-once").await?;
+    click(client, "guess-lost").await?;
+    set_value(client, "speed", "5").await?;
+    click(client, "play").await?;
+    wait_for_text(
+        client,
+        "predict-ask",
+        "O'limdan oldin to'xtadi. Nima bo'ladi?",
+        30,
+    )
+    .await?;
+    assert!(
+        !reached(client).await?,
+        "reached while stopped before the kill"
+    );
+    click(client, "reveal").await?;
+    wait_finished(client, 60).await?;
+    wait_attr(client, "predict-result", "data-actual", "lost", 10).await
+}
+
 /// #21: the lesson in Russian (`?lang=ru`): its first three steps walked, their titles in
 /// Russian, and the canon dual write's line in Russian.
 #[tokio::test]
@@ -138,6 +161,19 @@ async fn the_lesson_reads_in_russian() {
 async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     // §1: lose an event under dual write: arm the API's kill between COMMIT and the add.
     goto_step(client, "lose-dual").await?;
+    // #24: the ☠ says when it kills, in the lesson's words ("dies after COMMIT").
+    assert_eq!(
+        attr(client, "arm-api-queue_add", "aria-label")
+            .await?
+            .as_deref(),
+        Some("COMMIT dan keyin, queue.add dan oldin o'ldirish")
+    );
+    assert_eq!(
+        attr(client, "arm-api-begin", "aria-label")
+            .await?
+            .as_deref(),
+        Some("BEGIN dan oldin o'ldirish")
+    );
     click(client, "arm-api-queue_add").await?;
     run_to_end(client).await?;
     assert_reached(client, "lose-dual").await?;
@@ -185,6 +221,9 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     assert_reached(client, "rollback").await?;
 
     goto_step(client, "app-role").await?;
+    // #24: the psql card lists its statements' SQL, not "psql statement 3".
+    let third = text_of(client, "step-psql-script-2").await?;
+    assert!(third.starts_with("INSERT INTO outbox"), "{third}");
     run_to_end(client).await?;
     assert_reached(client, "app-role").await?;
     Ok(())
@@ -305,6 +344,16 @@ async fn the_guided_path_is_walked_through_the_controls() {
 }
 
 #[tokio::test]
+async fn a_guess_before_play_still_stops_before_the_kill() {
+    let (client, page) = session(1366, 768).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        predict_chosen_before_play(&client).await
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn show_me_reaches_every_goal() {
     let (client, page) = session(1920, 1080).await;
     with_session(client, |client| async move {
@@ -345,8 +394,14 @@ async fn blanks_are_checked(client: &Client) -> TestResult {
             .as_deref(),
         Some("false")
     );
+    // #24: one letter off is "close", not just wrong.
+    set_value(client, "blank-0", "duel").await?;
+    click(client, "blanks-check").await?;
+    wait_for_text(client, "blank-0-result", "Deyarli — imlosini tekshiring", 5).await?;
+    // The spellings learners type: the older «kts», an underscore.
     set_value(client, "blank-0", "dual").await?;
-    set_value(client, "blank-3", "skip locked").await?;
+    set_value(client, "blank-1", "Tranzaktsiya").await?;
+    set_value(client, "blank-3", "skip_locked").await?;
     click(client, "blanks-check").await?;
     wait_for_text(client, "blanks-score", "5 / 5 to'g'ri", 5).await?;
     Ok(())
@@ -354,8 +409,28 @@ async fn blanks_are_checked(client: &Client) -> TestResult {
 
 /// Exercises 2 and 3 print the lesson's expected console (§9).
 async fn consoles_match_the_lesson(client: &Client) -> TestResult {
-    // Exercise 2, the lesson's expected console (§9).
+    // Exercise 2, the lesson's expected console (§9). #24: it asks before it tells: the
+    // run waits for an answer, then says whether the answer was the model's.
+    assert!(
+        attr(client, "ex2-run", "disabled").await?.is_some(),
+        "the run is offered before an answer"
+    );
+    set_value(client, "ex2-guess", "1, 2, 3, 4, 5").await?;
     click(client, "ex2-run").await?;
+    assert_eq!(
+        attr(client, "ex2-guess-result", "data-right")
+            .await?
+            .as_deref(),
+        Some("false"),
+        "event 3 fails once: it reaches the queue last"
+    );
+    set_value(client, "ex2-guess", "1, 2, 4, 5, 3").await?;
+    assert_eq!(
+        attr(client, "ex2-guess-result", "data-right")
+            .await?
+            .as_deref(),
+        Some("true")
+    );
     let lines = lines_of(client, "ex2-line").await?;
     assert_eq!(
         lines,
@@ -373,7 +448,15 @@ async fn consoles_match_the_lesson(client: &Client) -> TestResult {
     );
 
     // Exercise 3, the lesson's expected console (§9), and the balance.
+    set_value(client, "ex3-guess", "50 000").await?;
     click(client, "ex3-run").await?;
+    assert_eq!(
+        attr(client, "ex3-guess-result", "data-right")
+            .await?
+            .as_deref(),
+        Some("true"),
+        "the answer is asked first and checked by the model's balance"
+    );
     let lines = lines_of(client, "ex3-line").await?;
     assert_eq!(
         lines,
@@ -387,6 +470,12 @@ async fn consoles_match_the_lesson(client: &Client) -> TestResult {
     assert_eq!(
         attr(client, "ex3-verdict", "data-match").await?.as_deref(),
         Some("true")
+    );
+    // #24: the repeated balance is explained: the inbox turned the delivery away.
+    let note = text_of(client, "ex3-inbox").await?;
+    assert!(
+        note.contains("ON CONFLICT DO NOTHING") && note.contains("(1 marta)"),
+        "{note}"
     );
     Ok(())
 }
@@ -526,8 +615,10 @@ async fn steps_by_keys(client: &Client) -> TestResult {
 /// A prediction by keys, with its screenshots.
 async fn predict_by_keys(client: &Client) -> TestResult {
     // Predict, then reveal, by keys: the at-most-once step.
+    // From where steps_by_keys left the path: the canon dual write.
     let target = STEPS.iter().position(|s| s.id == "at-most-once").unwrap();
-    for _ in 1..target {
+    let from = STEPS.iter().position(|s| s.id == "canon-dual").unwrap();
+    for _ in from..target {
         press(client, &WdKey::PageDown.to_string()).await?;
     }
     wait_attr(client, "lesson-step", "data-step", "at-most-once", 5).await?;

@@ -77,6 +77,12 @@ async fn the_explorer_proves_the_lessons_claims_in_the_page() {
         assert_eq!(fine, "fine");
         click(&client, cell).await?;
         assert_eq!(counter(&client, "lost").await?, "1", "the lost cell's run shows lost = 1");
+        // #24: the page says what it loaded: the design, the kill point, the steps.
+        let notice = text_of(&client, "notice").await?;
+        assert!(
+            notice.contains("dual_write_db_first") && notice.contains("api · queue_add"),
+            "{notice}"
+        );
         let svg = client.find(Locator::Css(&css("sequence-svg"))).await?.html(true).await?;
         assert!(svg.contains("class=\"kill\""), "the diagram marks the kill");
         set_viewport(&client, 1920, 1080).await?;

@@ -35,8 +35,23 @@ pub fn ProgramStep(
                 .with_value(|s| s.scenario.config.relay.sink != Sink::Queue)
         }
     };
+    // A psql statement shows its own SQL (shortened), not "psql statement 3" (#24).
+    let script_sql = move || match step {
+        Step::Script(i) => {
+            ctl.scenario_version.track();
+            ctl.sim.with_value(|s| {
+                s.scenario
+                    .script
+                    .get(i as usize)
+                    .map(|&st| shorten(outbox_model::world::script_sql(st)))
+            })
+        }
+        _ => None,
+    };
     let label = move || {
-        if webhook() {
+        if let Some(sql) = script_sql() {
+            sql
+        } else if webhook() {
             i18n.t(Key::StepPublishWebhook).to_string()
         } else {
             step_name(i18n.lang(), step)
@@ -82,3 +97,14 @@ pub fn ProgramStep(
         </li>
     }
 }
+
+/// A statement as a card's step shows it: its first [`SHORT_SQL_CHARS`] characters.
+fn shorten(sql: &str) -> String {
+    match sql.char_indices().nth(SHORT_SQL_CHARS) {
+        Some((at, _)) => format!("{}…", sql[..at].trim_end()),
+        None => sql.to_string(),
+    }
+}
+
+/// Enough for `SET LOCAL ROLE vazifalar_ilova` and the start of every INSERT.
+const SHORT_SQL_CHARS: usize = 30;

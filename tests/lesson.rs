@@ -219,6 +219,9 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     goto_step(client, "rollback").await?;
     run_to_end(client).await?;
     assert_reached(client, "rollback").await?;
+    // #24: all zeros, and a word on where the written rows went.
+    let notice = text_of(client, "notice").await?;
+    assert!(notice.contains("ROLLBACK"), "{notice}");
 
     goto_step(client, "app-role").await?;
     // #24: the psql card lists its statements' SQL, not "psql statement 3".
@@ -498,6 +501,13 @@ async fn exercise_loads_and_quiz_answers(client: &Client) -> TestResult {
     assert_eq!(
         attr(client, "why-q2", "data-right").await?.as_deref(),
         Some("true")
+    );
+    // #24: the options' order is drawn per visit and kept in the address (?quiz=), so a
+    // link shows the same order.
+    let search = client.execute("return location.search", vec![]).await?;
+    assert!(
+        search.as_str().unwrap_or_default().contains("quiz="),
+        "{search:?}"
     );
     // #24: the score counts the first answer: wrong, then right, is not right.
     let score = text_of(client, "quiz-score").await?;

@@ -244,6 +244,27 @@ mod tests {
         }
     }
 
+    /// #24: a fair quiz: in no language is the right answer the longest option in more
+    /// than half the questions (it was in all four).
+    #[test]
+    fn the_right_answer_is_not_given_away_by_its_length() {
+        for lang in [Lang::Uz, Lang::En, Lang::Ru] {
+            let longest = QUIZ
+                .iter()
+                .filter(|q| {
+                    let len = |i: usize| t(lang, q.options[i]).chars().count();
+                    (0..3).all(|i| i == q.right || len(q.right) > len(i))
+                })
+                .count();
+            assert!(
+                longest * 2 <= QUIZ.len(),
+                "{}: {longest} of {}",
+                lang.code(),
+                QUIZ.len()
+            );
+        }
+    }
+
     #[test]
     fn quiz_answers_are_explained_and_translated() {
         for q in QUIZ.iter().chain(std::iter::once(&WHY_INSIDE)) {

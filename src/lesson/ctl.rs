@@ -233,7 +233,13 @@ impl LessonCtl {
         // Remember a reached goal.
         Effect::new(move |_| {
             if reached.get() {
-                let id = STEPS[step.get_untracked()].id;
+                let st = &STEPS[step.get_untracked()];
+                if st.goal == lesson::Goal::RolledBackTogether {
+                    // All zeros is the lesson here: say where the written rows went (#24).
+                    ctl.notice
+                        .set(Some(Notice::info(Key::NoticeRolledBack, String::new())));
+                }
+                let id = st.id;
                 if !progress.with_untracked(|p| p.is_done(id)) {
                     progress.update(|p| p.done.push(id.to_string()));
                 }
@@ -280,6 +286,14 @@ impl LessonCtl {
         self.step.set(i);
         self.progress.update(|p| p.step = i);
         self.hint.set(false);
+        // A step's own notice (the ROLLBACK's) belongs to that step.
+        if self
+            .ctl
+            .notice
+            .with_untracked(|n| n.as_ref().is_some_and(|n| n.key == Key::NoticeRolledBack))
+        {
+            self.ctl.notice.set(None);
+        }
         self.ctl.load(lesson::scenario(STEPS[i].goal));
         self.arm_predict();
     }

@@ -3,19 +3,50 @@
 
 use leptos::prelude::*;
 
+use crate::browser::frames::now_ms;
+use crate::browser::url::{set_url_param, url_param};
 use crate::i18n::lesson_words::{Question, QUIZ};
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::use_lesson;
 
-/// One question's answers as radio buttons, and the explanation of the chosen one.
+/// The order question `n`'s three options are shown in, for the quiz's `seed` (#24: the
+/// right answer was always the longest and in a fixed place). Test ids keep each option's
+/// own number, so the order changes nothing else.
+pub fn option_order(seed: u64, n: usize) -> [usize; 3] {
+    let mut rng =
+        outbox_model::rng::Rng::new(seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut order = [0, 1, 2];
+    // Fisher-Yates with the model's own seeded generator: a link's seed gives its order.
+    for i in (1..3).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+/// The quiz's order seed: `?quiz=` when the address has one (a shared link shows the same
+/// order), otherwise one drawn for this visit and put in the address.
+fn quiz_seed() -> u64 {
+    if let Some(seed) = url_param("quiz").and_then(|s| s.parse().ok()) {
+        return seed;
+    }
+    let seed = (now_ms() * 1000.0) as u64 % 1_000_000;
+    set_url_param("quiz", Some(&seed.to_string()), false);
+    seed
+}
+
+/// One question's answers as radio buttons (in `order`), and the explanation of the
+/// chosen one.
 pub fn answer(
     id: &'static str,
     q: Question,
+    order: [usize; 3],
     chosen: Signal<Option<usize>>,
     choose: impl Fn(usize) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let i18n = use_i18n();
-    let options = (0..3)
+    let options = order
+        .into_iter()
         .map(|i| {
             view! {
                 <li>
@@ -60,6 +91,7 @@ pub fn Quiz() -> impl IntoView {
             .replace("{n}", &right.to_string())
             .replace("{m}", &QUIZ.len().to_string())
     };
+    let seed = quiz_seed();
     let questions = QUIZ
         .iter()
         .enumerate()
@@ -86,7 +118,7 @@ pub fn Quiz() -> impl IntoView {
             view! {
                 <fieldset class="quiz__question" data-testid=format!("quiz-{n}")>
                     <legend>{n + 1}". " {move || i18n.t(q.text)}</legend>
-                    {answer(id, *q, chosen, choose)}
+                    {answer(id, *q, option_order(seed, n), chosen, choose)}
                 </fieldset>
             }
         })
@@ -97,5 +129,29 @@ pub fn Quiz() -> impl IntoView {
             <p data-testid="quiz-score">{score}</p>
             {questions}
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::option_order;
+
+    #[test]
+    fn every_order_is_a_permutation_and_seeds_vary_it() {
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..200 {
+            for n in 0..4 {
+                let mut o = option_order(seed, n);
+                seen.insert(o);
+                o.sort_unstable();
+                assert_eq!(o, [0, 1, 2]);
+            }
+        }
+        assert_eq!(seen.len(), 6, "every order of three turns up");
+        assert_eq!(
+            option_order(42, 1),
+            option_order(42, 1),
+            "a seed gives its order"
+        );
     }
 }

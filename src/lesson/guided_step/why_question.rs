@@ -19,7 +19,7 @@ pub fn WhyQuestion() -> impl IntoView {
             view! {
                 <div class="lesson__why">
                     <p class="lesson__why-heading">{tr(Key::WhyHeading)}</p>
-                    {answer("why", WHY_INSIDE, chosen, choose)}
+                    {answer("why", WHY_INSIDE, [0, 1, 2], chosen, choose)}
                 </div>
             }
         })

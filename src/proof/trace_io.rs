@@ -19,11 +19,18 @@ pub const MAX_TRACE_ACTIONS: u64 = 20_000;
 /// reading and parsing a huge file would freeze the tab.
 pub const MAX_IMPORT_BYTES: u64 = 5_000_000;
 
+/// `bytes` in megabytes with one decimal ("6.3"), in integers: formatting an f64 would
+/// link core's float printing into the page (~11 KB before wasm-opt) for this one text.
+fn tenths_of_mb(bytes: f64) -> String {
+    let tenths = (bytes / 100_000.0).round() as u64;
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
 /// Why a file of `size` bytes is refused unread, if it is.
 pub fn too_big(size: f64) -> Option<Reason> {
     (size > MAX_IMPORT_BYTES as f64).then(|| {
         Reason::new(Key::ReasonFileTooBig)
-            .arg("mb", format!("{:.1}", size / 1_000_000.0))
+            .arg("mb", tenths_of_mb(size))
             .arg("max", MAX_IMPORT_BYTES / 1_000_000)
     })
 }

@@ -516,16 +516,28 @@ async fn play_until(
 ) -> Result<(String, bool), Box<dyn std::error::Error + Send + Sync>> {
     set_value(client, "preset", preset).await?;
     set_value(client, "speed", "4").await?;
+    // A token lives ~0.9 s: a poll over WebDriver can miss it on a loaded machine, so the
+    // page itself records the first one the moment it is drawn.
+    client
+        .execute(
+            "window.__token = null;
+             const sel = arguments[0];
+             const look = () => {
+               const t = document.querySelector(sel);
+               if (t && !window.__token) {
+                 window.__token = [getComputedStyle(t).animationName, t.getBoundingClientRect().width > 0];
+               }
+               return window.__token;
+             };
+             const obs = new MutationObserver(() => { if (look()) obs.disconnect(); });
+             obs.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });",
+            vec![selector.into()],
+        )
+        .await?;
     click(client, "play").await?;
     let deadline = Instant::now() + Duration::from_secs(40);
     loop {
-        let seen = client
-            .execute(
-                "const t = document.querySelector(arguments[0]);
-                 return t ? [getComputedStyle(t).animationName, t.getBoundingClientRect().width > 0] : null;",
-                vec![selector.into()],
-            )
-            .await?;
+        let seen = client.execute("return window.__token", vec![]).await?;
         if let Some(v) = seen.as_array() {
             click(client, "play").await?;
             return Ok((

@@ -302,13 +302,7 @@ async fn a_shared_link_replays_the_same_run() {
             for _ in 0..20 {
                 click(&client, "step").await?;
             }
-            click(&client, "share").await?;
-            let url = client
-                .find(Locator::Css(&css("share-url")))
-                .await?
-                .prop("value")
-                .await?
-                .unwrap_or_default();
+            let url = share_url(&client).await?;
             assert!(url.contains("#run="), "{url}");
             let seen = (
                 counters(&client).await?,
@@ -464,13 +458,7 @@ async fn a_shared_run_does_not_mark_the_openers_progress() {
             click(&client, "arm-api-queue_add").await?;
             run_to_end(&client).await?;
             assert_eq!(goal_reached(&client).await?.as_deref(), Some("true"));
-            click(&client, "share").await?;
-            let url = client
-                .find(Locator::Css(&css("share-url")))
-                .await?
-                .prop("value")
-                .await?
-                .unwrap_or_default();
+            let url = share_url(&client).await?;
             *out.lock().unwrap() = Some(url);
             Ok(())
         })
@@ -507,4 +495,15 @@ async fn goal_reached(client: &Client) -> Result<Option<String>, fantoccini::err
         .await?
         .attr("data-reached")
         .await
+}
+
+/// Presses «Havolani ulashish» and reads the link the page offers.
+async fn share_url(client: &Client) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+    click(client, "share").await?;
+    Ok(client
+        .find(Locator::Css(&css("share-url")))
+        .await?
+        .prop("value")
+        .await?
+        .unwrap_or_default())
 }

@@ -603,6 +603,23 @@ pub const EXERCISE_3_EXPECTED: [&str; 3] = [
     "t-1: balans 50000",
 ];
 
+/// The digits of an answer, in order: "1, 2, 4, 5, 3" and "12453" say the same, and so
+/// do "50 000" and "50000" (exercises 2 and 3 ask for a queue order and a balance).
+fn digits(s: &str) -> String {
+    s.chars().filter(char::is_ascii_digit).collect()
+}
+
+/// Whether a learner's answer to exercise 2 or 3 has been given (it holds a number).
+pub fn is_answered(answer: &str) -> bool {
+    !digits(answer).is_empty()
+}
+
+/// Whether a learner's answer says what the model's line says (its numbers, in order).
+pub fn answer_matches(answer: &str, model: &str) -> bool {
+    let m = digits(model);
+    !m.is_empty() && digits(answer) == m
+}
+
 /// Exercise 3's third delivery, as the model ran it: how many deliveries the inbox turned
 /// away (`INSERT … ON CONFLICT DO NOTHING` inserted nothing, so the action did not run).
 /// The lesson's console prints the same balance twice; this is why.

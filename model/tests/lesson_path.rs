@@ -82,36 +82,33 @@ fn step_ids_are_unique_and_variants_exist() {
     }
 }
 
-#[test]
-fn a_wrong_move_does_not_reach_the_goal() {
-    // Killing the API before COMMIT under dual write loses the request, not an event:
-    // the goal "lose an event" must not count it.
-    let s = lesson::scenario(Goal::LoseAnEvent);
+/// The step's own scenario, run to its end with the API killed once at `step`.
+fn api_killed_once_at(goal: Goal, step: outbox_model::Step) -> World {
+    let s = lesson::scenario(goal);
     let mut w = world_of(&s);
     w.apply(&outbox_model::Action::ArmKill {
         process: "api".into(),
-        step: outbox_model::Step::InsertTask,
+        step,
         when: outbox_model::scenario::When::Nth { n: 1 },
         times: Some(1),
     })
     .unwrap();
     w.run(s.max_ticks);
+    w
+}
+
+#[test]
+fn a_wrong_move_does_not_reach_the_goal() {
+    // Killing the API before COMMIT under dual write loses the request, not an event:
+    // the goal "lose an event" must not count it.
+    let w = api_killed_once_at(Goal::LoseAnEvent, outbox_model::Step::InsertTask);
     assert!(
         !lesson::reached(Goal::LoseAnEvent, &w),
         "{:?}",
         w.counters()
     );
     // Queue first: a kill before queue.add loses the request, not a phantom.
-    let s = lesson::scenario(Goal::PhantomEvent);
-    let mut w = world_of(&s);
-    w.apply(&outbox_model::Action::ArmKill {
-        process: "api".into(),
-        step: outbox_model::Step::QueueAdd,
-        when: outbox_model::scenario::When::Nth { n: 1 },
-        times: Some(1),
-    })
-    .unwrap();
-    w.run(s.max_ticks);
+    let w = api_killed_once_at(Goal::PhantomEvent, outbox_model::Step::QueueAdd);
     assert!(
         !lesson::reached(Goal::PhantomEvent, &w),
         "{:?}",
@@ -119,16 +116,7 @@ fn a_wrong_move_does_not_reach_the_goal() {
     );
     // Through the pool, a kill before the task's INSERT loses nothing; and a lost event
     // through the pool does not count as the dual-write step's "lose an event".
-    let s = lesson::scenario(Goal::PoolLosesEvent);
-    let mut w = world_of(&s);
-    w.apply(&outbox_model::Action::ArmKill {
-        process: "api".into(),
-        step: outbox_model::Step::InsertTask,
-        when: outbox_model::scenario::When::Nth { n: 1 },
-        times: Some(1),
-    })
-    .unwrap();
-    w.run(s.max_ticks);
+    let w = api_killed_once_at(Goal::PoolLosesEvent, outbox_model::Step::InsertTask);
     assert!(
         !lesson::reached(Goal::PoolLosesEvent, &w),
         "{:?}",
@@ -227,4 +215,20 @@ fn exercise_3_prints_the_lessons_console() {
     assert_eq!(lesson::exercise_3_output(), lesson::EXERCISE_3_EXPECTED);
     // The third delivery's line repeats the balance because the inbox turned it away.
     assert_eq!(lesson::exercise_3_skipped(), 1);
+}
+
+/// Exercises 2 and 3 compare the numbers of an answer with the model's line.
+#[test]
+fn an_exercise_answer_is_read_by_its_numbers() {
+    assert!(lesson::answer_matches(
+        "1, 2, 4, 5, 3",
+        "navbat: 1, 2, 4, 5, 3"
+    ));
+    assert!(lesson::answer_matches("50 000", "50000"));
+    assert!(!lesson::answer_matches(
+        "1, 2, 3, 4, 5",
+        "navbat: 1, 2, 4, 5, 3"
+    ));
+    assert!(!lesson::answer_matches("", ""));
+    assert!(!lesson::is_answered("bilmayman") && lesson::is_answered("50000"));
 }

@@ -127,12 +127,6 @@ fn blanks_exercise() -> impl IntoView {
     }
 }
 
-/// The digits of an answer, in order: "1, 2, 4, 5, 3" and "12453" say the same, and so do
-/// "50 000" and "50000".
-fn digits(s: &str) -> String {
-    s.chars().filter(char::is_ascii_digit).collect()
-}
-
 /// The learner's answer, asked before the model tells (#24): a field, and once the model
 /// has run, whether the answer's digits are the model's (`model`).
 fn ask_first(
@@ -142,7 +136,7 @@ fn ask_first(
     model: impl Fn() -> Option<String> + Send + Sync + Copy + 'static,
 ) -> impl IntoView {
     let i18n = use_i18n();
-    let right = move || model().map(|m| !m.is_empty() && digits(&answer.get()) == digits(&m));
+    let right = move || model().map(|m| lesson::answer_matches(&answer.get(), &m));
     view! {
         <label class="exercise__ask">
             <span>{tr(label)}</span>
@@ -173,7 +167,7 @@ fn relay_exercise() -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let unanswered = move || answer.with(|a| digits(a).is_empty());
+    let unanswered = move || answer.with(|a| !lesson::is_answered(a));
     view! {
         <div class="exercise">
             <h2 class="panel__heading">{tr(Key::Ex2Heading)}</h2>
@@ -195,7 +189,7 @@ fn inbox_exercise() -> impl IntoView {
     let i18n = use_i18n();
     let ex3 = RwSignal::new(None::<Vec<String>>);
     let answer = RwSignal::new(String::new());
-    let unanswered = move || answer.with(|a| digits(a).is_empty());
+    let unanswered = move || answer.with(|a| !lesson::is_answered(a));
     let balance = move || {
         ex3.get().map(|lines| {
             lines

@@ -80,11 +80,7 @@ fn a_rolled_back_grant_grants_nothing(b: &mut Both) {
     let e = b.check(
         "after the rolled-back grant: SELECT hodisa_id FROM outbox",
         |pg| pg.rows(S, sql::SELECT_EVENT_IDS),
-        |m| {
-            let t = m.t(S);
-            let r = m.db.probe(t, Table::Outbox, Privilege::SelectHodisaId);
-            m.conv(r, Ans::Count)
-        },
+        |m| model_probe(m, Privilege::SelectHodisaId, Ans::Count),
     );
     assert_eq!(e, Ans::Err("42501".into()));
     b.tx("ROLLBACK", S, sql::ROLLBACK);
@@ -98,31 +94,19 @@ fn what_the_column_grant_also_allows(b: &mut Both) {
     let n = b.check(
         "after the grant: SELECT count(*) FROM outbox",
         |pg| pg.ids(S, sql::COUNT_OUTBOX, vec![]),
-        |m| {
-            let t = m.t(S);
-            let r = m.db.probe(t, Table::Outbox, Privilege::SelectHodisaId);
-            m.conv(r, |n| Ans::Rows(vec![n as i64]))
-        },
+        |m| model_probe(m, Privilege::SelectHodisaId, |n| Ans::Rows(vec![n as i64])),
     );
     assert_eq!(n, Ans::Rows(vec![1]), "the row this transaction inserted");
     let ids = b.check(
         "after the grant: SELECT hodisa_id FROM outbox",
         |pg| pg.rows(S, sql::SELECT_EVENT_IDS),
-        |m| {
-            let t = m.t(S);
-            let r = m.db.probe(t, Table::Outbox, Privilege::SelectHodisaId);
-            m.conv(r, Ans::Count)
-        },
+        |m| model_probe(m, Privilege::SelectHodisaId, Ans::Count),
     );
     assert_eq!(ids, Ans::Count(1));
     let e = b.check(
         "after the grant: UPDATE outbox is still refused",
         |pg| pg.count(S, sql::UPDATE_ALL_PUBLISHED, vec![]),
-        |m| {
-            let t = m.t(S);
-            let r = m.db.probe(t, Table::Outbox, Privilege::Update);
-            m.conv(r, Ans::Count)
-        },
+        |m| model_probe(m, Privilege::Update, Ans::Count),
     );
     assert_eq!(e, Ans::Err("42501".into()));
     b.tx("ROLLBACK", S, sql::ROLLBACK);
@@ -135,6 +119,13 @@ fn what_the_column_grant_also_allows(b: &mut Both) {
     );
     assert_eq!(e, Ans::Err("42501".into()));
     b.tx("ROLLBACK", S, sql::ROLLBACK);
+}
+
+/// The model's probe of the outbox with privilege `p` in session S, as an answer.
+fn model_probe(m: &mut Model, p: Privilege, answer: impl FnOnce(u64) -> Ans) -> Ans {
+    let t = m.t(S);
+    let r = m.db.probe(t, Table::Outbox, p);
+    m.conv(r, answer)
 }
 
 /// BEGIN, then `SET LOCAL ROLE vazifalar_ilova`, compared as one step: PostgreSQL's BEGIN

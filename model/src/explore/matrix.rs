@@ -26,6 +26,18 @@ pub enum CellOutcome {
 }
 
 impl CellOutcome {
+    /// Every outcome, worst first (the order of [`Explorer::cell`]'s search).
+    pub fn all() -> [CellOutcome; 6] {
+        [
+            CellOutcome::Lost,
+            CellOutcome::DuplicateEffect,
+            CellOutcome::Phantom,
+            CellOutcome::DuplicateDelivery,
+            CellOutcome::Fine,
+            CellOutcome::NotApplicable,
+        ]
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             CellOutcome::Lost => "lost",

@@ -78,20 +78,24 @@
 //!
 //! Files: `design` (designs and bounds), `trace` (replayable counterexamples),
 //! `property` (properties, verdicts, reports), `key_hash` (the state hash), `search`
-//! (choices, reductions, expansion), `matrix` (the crash-point matrix).
+//! (choices, reductions, expansion), `matrix` (the crash-point matrix), `remote` (a search as
+//! a message, for the page's Web Workers) and `wire` (those messages as text).
 
 mod design;
 mod key_hash;
 mod matrix;
 mod property;
+mod remote;
 mod rust_text;
 mod search;
 mod seen;
 mod trace;
+mod wire;
 
 pub use design::{Bounds, Design};
 pub use matrix::{crash_cell, crash_explorer, matrix_rows, row_process, Cell, CellOutcome};
 pub use property::{Property, Report, Verdict};
+pub use remote::{matrix_searches, Answer, FromWorker, Search, Searching, ToWorker};
 pub use trace::{action_text, step_name, to_rust_test, Trace};
 
 use crate::scenario::Scenario;

@@ -70,10 +70,18 @@ fn minify_js(dir: &Path) -> Result<(), String> {
             continue;
         }
         let path = dir.join(&name);
+        // The worker's entry and glue (wasm-bindgen's no-modules target) are classic scripts:
+        // the glue's top-level `wasm_bindgen` is its interface, so not minified as modules.
+        let module: &[&str] = if name.starts_with("prove-") {
+            &[]
+        } else {
+            &["--module"]
+        };
         let out = std::process::Command::new("node")
             .arg(&terser)
             .arg(&path)
-            .args(["--module", "--compress", "--mangle", "--output"])
+            .args(module)
+            .args(["--compress", "--mangle", "--output"])
             .arg(&path)
             .output()
             .map_err(|e| format!("run terser: {e}"))?;

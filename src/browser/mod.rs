@@ -1,7 +1,8 @@
 //! The browser's services the page uses, each behind a small Rust API so components do
 //! not touch `web_sys` for them: the address, the keyboard, localStorage, animation
 //! frames and slicing long work into frames or tasks, BroadcastChannel, the
-//! preferred languages, and fetching a language's texts.
+//! preferred languages, fetching a language's texts, and Web Workers (with their wasm on
+//! the page's thread when there are none).
 
 pub mod broadcast;
 pub mod frames;
@@ -12,6 +13,7 @@ pub mod peak_bytes;
 pub mod raf;
 pub mod storage;
 pub mod url;
+pub mod workers;
 
 /// Puts the module's `WebAssembly.Memory` on `window.__outboxWasmMemory`, so the page
 /// bench's soak can read the wasm heap's size (`buffer.byteLength`) beside the JS heap;

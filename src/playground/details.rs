@@ -104,7 +104,7 @@ pub fn DetailsTabs() -> impl IntoView {
             {panel("sequence", view! { <Sequence/> }.into_any())}
             {panel("chart", view! { <Chart/> }.into_any())}
             {panel("modes", view! { <Modes/> }.into_any())}
-            {panel("proof", view! { <Proof/> }.into_any())}
+            {panel("proof", view! { <Proof shown=Signal::derive(move || tab.get() == "proof")/> }.into_any())}
         </section>
     }
 }

@@ -1,17 +1,19 @@
 //! The two bounded claims: dual write breaks (its shortest losing schedule, one click
-//! from the playground), outbox + inbox holds over the whole bounded space.
+//! from the playground), outbox + inbox holds over the whole bounded space. Both run in
+//! the pool's Web Workers (`proof::pool`); a row's `data-search-ms` is the worker's own time.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use outbox_model::explore::{Bounds, Design, Explorer, Property, Report, Verdict};
+use outbox_model::explore::{Bounds, Design, Property, Search, Verdict};
 
-use crate::browser::frames::{now_ms, owner_alive, run_in_tasks};
+use crate::browser::frames::now_ms;
 use crate::i18n::{group_digits, t, tr, use_i18n, Key, Lang, Reason};
 use crate::playground::ctl::use_ctl;
 use crate::proof::design::{design_key, load_trace};
-use crate::proof::CHUNK;
+use crate::proof::pool::{Group, Pool};
+use crate::proof::reply::{Found, Reply};
 
 fn verdict_text(lang: Lang, v: &Verdict) -> String {
     let n = |x: u128| group_digits(lang, x);
@@ -42,15 +44,20 @@ const CLAIMS: [Design; 2] = [Design::DualWriteDbFirst, Design::OutboxInbox];
 #[component]
 pub fn Claims() -> impl IntoView {
     let i18n = use_i18n();
-    let owner = owner_alive();
-    let reports = RwSignal::new(vec![None::<Report>; CLAIMS.len()]);
+    let pool = use_context::<Pool>().expect("Claims is inside Proof, which provides the pool");
+    let reports = RwSignal::new(vec![None::<Verdicts>; CLAIMS.len()]);
+    let search_ms = RwSignal::new(vec![None::<u64>; CLAIMS.len()]);
     let progress = RwSignal::new(None::<(u64, f64)>);
     let running = RwSignal::new(false);
-    let start = move |_| run_claims(owner.clone(), reports, progress, running);
+    let start = move |_| run_claims(pool, reports, search_ms, progress, running);
+    let stop = move |_| {
+        pool.cancel(GROUP);
+        running.set(false);
+    };
     let rows = CLAIMS
         .iter()
         .enumerate()
-        .map(|(i, d)| claim_row(i, *d, reports))
+        .map(|(i, d)| claim_row(i, *d, reports, search_ms))
         .collect_view();
     let rate = move || progress.get().map(|p| progress_text(i18n.lang(), p));
     let bounds = move || bounds_text(i18n.lang(), &Bounds::default());
@@ -59,6 +66,7 @@ pub fn Claims() -> impl IntoView {
             <p>{bounds}</p>
             <p class="proof__explain">{tr(Key::ProofExplain)}</p>
             <button type="button" data-testid="proof-run" disabled=move || running.get() on:click=start>{tr(Key::ProofRun)}</button>
+            <button type="button" data-testid="proof-stop" hidden=move || !running.get() on:click=stop>{tr(Key::ProofStop)}</button>
             <p data-testid="proof-progress" aria-live="polite">{rate}</p>
             <div class="proof__scroll" tabindex="0" role="region" aria-label=tr(Key::MatrixHeading)>
                 <table class="proof__table">
@@ -70,10 +78,22 @@ pub fn Claims() -> impl IntoView {
     }
 }
 
-/// Runs both searches one after the other, in tasks, reporting as each ends.
+/// A claim's answer: each property's verdict.
+type Verdicts = Vec<(Property, Verdict)>;
+
+fn verdict_of(r: &Verdicts, p: Property) -> Option<&Verdict> {
+    r.iter().find(|(q, _)| *q == p).map(|(_, v)| v)
+}
+
+/// The claims' searches in the pool.
+const GROUP: Group = "claims";
+
+/// Sends both searches to the pool; each row fills in as its answer comes, the progress
+/// line counts both searches' states from the click.
 fn run_claims(
-    owner: Rc<Cell<bool>>,
-    reports: RwSignal<Vec<Option<Report>>>,
+    pool: Pool,
+    reports: RwSignal<Vec<Option<Verdicts>>>,
+    search_ms: RwSignal<Vec<Option<u64>>>,
     progress: RwSignal<Option<(u64, f64)>>,
     running: RwSignal<bool>,
 ) {
@@ -82,45 +102,57 @@ fn run_claims(
     }
     running.set(true);
     reports.set(vec![None; CLAIMS.len()]);
-    let b = Bounds::default();
-    let mut explorers: Vec<Explorer> = CLAIMS
-        .iter()
-        .map(|d| Explorer::new(&d.scenario(&b), &b))
-        .collect();
-    let mut at = 0usize;
+    search_ms.set(vec![None; CLAIMS.len()]);
+    let states = Rc::new(RefCell::new(vec![0u64; CLAIMS.len()]));
     let t0 = now_ms();
-    run_in_tasks(owner, move |deadline| {
-        while at < explorers.len() && now_ms() < deadline {
-            let done = explorers[at].run_slice(CHUNK);
-            if done {
-                let r = explorers[at].report();
-                reports.update(|v| v[at] = Some(r));
-                at += 1;
+    let on_reply = move |i: usize, reply: Reply| {
+        match reply {
+            Reply::Progress { states: n } => states.borrow_mut()[i] = n,
+            Reply::Done {
+                states: n,
+                search_ms: ms,
+                answer,
+            } => {
+                states.borrow_mut()[i] = n;
+                if let Found::Claim(r) = answer {
+                    reports.update(|v| v[i] = Some(r));
+                }
+                search_ms.update(|v| v[i] = Some(ms));
             }
+            Reply::Failed { .. } => running.set(false),
+            Reply::Ready => {}
         }
-        let states: u64 = explorers.iter().map(|j| j.states()).sum();
-        progress.set(Some((states, now_ms() - t0)));
-        let more = at < explorers.len();
-        if !more {
+        let total: u64 = states.borrow().iter().sum();
+        progress.set(Some((total, now_ms() - t0)));
+        if reports.with_untracked(|v| v.iter().all(Option::is_some)) {
             running.set(false);
         }
-        more
-    });
+    };
+    let searches = CLAIMS
+        .iter()
+        .map(|&design| Search::Claim { design })
+        .collect();
+    pool.submit(GROUP, searches, Rc::new(on_reply));
 }
 
 /// One design's row: a cell per property, its verdict (a broken one loads its trace).
-fn claim_row(i: usize, d: Design, reports: RwSignal<Vec<Option<Report>>>) -> impl IntoView {
+fn claim_row(
+    i: usize,
+    d: Design,
+    reports: RwSignal<Vec<Option<Verdicts>>>,
+    search_ms: RwSignal<Vec<Option<u64>>>,
+) -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     let report = move || reports.with(|v| v[i].clone());
     view! {
-        <tr data-testid=format!("claim-{}", d.name())>
+        <tr data-testid=format!("claim-{}", d.name())
+            data-search-ms=move || search_ms.with(|v| v[i].map(|ms| ms.to_string()))>
             <th scope="row">{move || i18n.t(design_key(d))}</th>
             {Property::all().into_iter().map(|p| view! {
                 <td data-testid=format!("claim-{}-{}", d.name(), p.name())
-                    data-holds=move || report().map(|r| r.holds(p).to_string()).unwrap_or_default()>
-                    {move || report().map(|r| {
-                        let v = r.verdict(p).clone();
+                    data-holds=move || report().and_then(|r| verdict_of(&r, p).map(|v| matches!(v, Verdict::Holds { .. }).to_string())).unwrap_or_default()>
+                    {move || report().and_then(|r| verdict_of(&r, p).cloned()).map(|v| {
                         let text = verdict_text(i18n.lang(), &v);
                         match v {
                             Verdict::Counterexample { trace, .. } => view! {

@@ -1,56 +1,67 @@
 //! The crash-point matrix: every labelled step × the five designs, each cell the outcome
-//! of a crash there; a cell with a trace loads it into the playground.
+//! of a crash there; a cell with a trace loads it into the playground. The cells are
+//! searched in the pool's Web Workers (`proof::pool`), as many at once as it has workers.
 
-use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use outbox_model::explore::{
-    crash_explorer, matrix_rows, Cell as MatrixCell, CellOutcome, Design, Explorer,
-};
+use outbox_model::explore::{matrix_rows, matrix_searches, Cell as MatrixCell, Design};
 use outbox_model::world::ProcKind;
 use outbox_model::Step;
 
-use crate::browser::frames::{now_ms, owner_alive, run_in_tasks};
+use crate::browser::frames::now_ms;
 use crate::i18n::words::{proc_name, step_name};
 use crate::i18n::{tr, use_i18n, Key, Reason};
 use crate::playground::ctl::use_ctl;
 use crate::proof::design::{cell_key, design_key, load_trace};
-use crate::proof::CHUNK;
+use crate::proof::pool::{Group, Pool};
+use crate::proof::reply::{Found, Reply};
 
 #[component]
 pub fn Matrix() -> impl IntoView {
     let i18n = use_i18n();
-    let owner = owner_alive();
+    let pool = use_context::<Pool>().expect("Matrix is inside Proof, which provides the pool");
     let rows: Vec<(ProcKind, Step)> = matrix_rows();
     let designs = Design::all();
     let n = rows.len() * designs.len();
-    let cells = RwSignal::new(vec![None::<MatrixCell>; n]);
+    // A signal per cell: an answer redraws its own cell, not the table (115 answers
+    // arrive one message each; redrawing every cell for each cost ~5 ms a message).
+    let cells: Vec<RwSignal<Option<MatrixCell>>> = (0..n).map(|_| RwSignal::new(None)).collect();
+    let done = RwSignal::new(0usize);
     let running = RwSignal::new(false);
     let started = RwSignal::new(false);
-    let rows2 = rows.clone();
+    let took_ms = RwSignal::new(None::<u64>);
+    let cells2 = cells.clone();
     let start = move |_| {
         if running.get_untracked() {
             return;
         }
         running.set(true);
         started.set(true);
-        cells.set(vec![None; n]);
-        run_matrix(owner.clone(), rows2.clone(), cells, running);
+        took_ms.set(None);
+        done.set(0);
+        for c in &cells2 {
+            c.set(None);
+        }
+        run_matrix(pool, cells2.clone(), done, running, took_ms);
     };
-    let done = move || cells.with(|c| c.iter().filter(|x| x.is_some()).count());
+    let stop = move |_| {
+        pool.cancel(GROUP);
+        running.set(false);
+    };
     let body = rows
         .iter()
         .enumerate()
-        .map(|(r, (kind, step))| matrix_row(r, *kind, *step, cells))
+        .map(|(r, (kind, step))| matrix_row(r, *kind, *step, &cells))
         .collect_view();
     view! {
         <div class="matrix">
             <h3 class="proof__subheading">{tr(Key::MatrixHeading)}</h3>
             <p>{tr(Key::MatrixIntro)}</p>
             <button type="button" data-testid="matrix-run" disabled=move || running.get() on:click=start>{tr(Key::MatrixRun)}</button>
-            <p data-testid="matrix-progress" aria-live="polite">
-                {move || started.get().then(|| i18n.t(Key::MatrixProgress).replace("{n}", &done().to_string()).replace("{m}", &n.to_string()))}
+            <button type="button" data-testid="matrix-stop" hidden=move || !running.get() on:click=stop>{tr(Key::ProofStop)}</button>
+            <p data-testid="matrix-progress" aria-live="polite" data-ms=move || took_ms.get().map(|ms| ms.to_string())>
+                {move || started.get().then(|| i18n.t(Key::MatrixProgress).replace("{n}", &done.get().to_string()).replace("{m}", &n.to_string()))}
             </p>
             <div class="proof__scroll" tabindex="0" role="region" aria-label=tr(Key::MatrixHeading)>
                 <table class="matrix__table" data-testid="matrix">
@@ -67,54 +78,35 @@ pub fn Matrix() -> impl IntoView {
     }
 }
 
-/// Explores every cell in turn, in tasks: a cell's explorer runs a slice at a time, a
-/// cell without one (the step is not on that design's path) is marked not applicable.
+/// The matrix's searches in the pool.
+const GROUP: Group = "matrix";
+
+/// Sends every cell to the pool (row by row, the table's order); each cell fills in as
+/// its answer comes. `took_ms`: from the click to the last cell (the page bench reads it).
 fn run_matrix(
-    owner: Rc<Cell<bool>>,
-    rows: Vec<(ProcKind, Step)>,
-    cells: RwSignal<Vec<Option<MatrixCell>>>,
+    pool: Pool,
+    cells: Vec<RwSignal<Option<MatrixCell>>>,
+    done: RwSignal<usize>,
     running: RwSignal<bool>,
+    took_ms: RwSignal<Option<u64>>,
 ) {
-    let designs = Design::all();
-    let n = rows.len() * designs.len();
-    let current: Rc<RefCell<Option<(usize, Explorer)>>> = Rc::new(RefCell::new(None));
-    let mut next = 0usize;
-    run_in_tasks(owner, move |deadline| {
-        while now_ms() < deadline {
-            let mut cur = current.borrow_mut();
-            if cur.is_none() {
-                if next >= n {
-                    break;
-                }
-                let (r, d) = (next / designs.len(), next % designs.len());
-                match crash_explorer(designs[d], rows[r]) {
-                    Some(e) => *cur = Some((next, e)),
-                    None => {
-                        let na = MatrixCell {
-                            outcome: CellOutcome::NotApplicable,
-                            trace: None,
-                            states: 0,
-                        };
-                        cells.update(|c| c[next] = Some(na));
-                    }
-                }
-                next += 1;
-                continue;
-            }
-            let (idx, e) = cur.as_mut().expect("a cell is running");
-            if e.run_slice(CHUNK) {
-                let cell = e.cell();
-                let idx = *idx;
-                cells.update(|c| c[idx] = Some(cell));
-                *cur = None;
+    let t0 = now_ms();
+    let on_reply = move |i: usize, reply: Reply| match reply {
+        Reply::Done {
+            answer: Found::Cell(c),
+            ..
+        } => {
+            cells[i].set(Some(*c));
+            done.update(|d| *d += 1);
+            if done.get_untracked() == cells.len() {
+                took_ms.set(Some((now_ms() - t0).max(0.0) as u64));
+                running.set(false);
             }
         }
-        let more = next < n || current.borrow().is_some();
-        if !more {
-            running.set(false);
-        }
-        more
-    });
+        Reply::Failed { .. } => running.set(false),
+        _ => {}
+    };
+    pool.submit(GROUP, matrix_searches(), Rc::new(on_reply));
 }
 
 /// One labelled step's row: its name, then a cell per design.
@@ -122,7 +114,7 @@ fn matrix_row(
     r: usize,
     kind: ProcKind,
     step: Step,
-    cells: RwSignal<Vec<Option<MatrixCell>>>,
+    cells: &[RwSignal<Option<MatrixCell>>],
 ) -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
@@ -136,11 +128,11 @@ fn matrix_row(
             {designs.iter().enumerate().map(|(d, design)| {
                 let idx = r * designs.len() + d;
                 let id = format!("cell-{}-{}-{}", proc, crate::playground::pipeline::process_card::step_id(step), design.name());
-                let cell = move || cells.with(|c| c[idx].clone());
+                let cell = cells[idx];
                 let design_name = design.name();
                 view! {
                     <td>
-                        {move || match cell() {
+                        {move || match cell.get() {
                             None => view! { <span class="matrix__pending">"…"</span> }.into_any(),
                             Some(c) => {
                                 let class = format!("matrix__cell matrix__cell--{}", c.outcome.name());

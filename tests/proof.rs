@@ -110,3 +110,139 @@ async fn the_explorer_proves_the_lessons_claims_in_the_page() {
     })
     .await;
 }
+
+/// Clicks `testid` from the page's own script (no WebDriver round trip in between, so two
+/// clicks land in the same task).
+async fn click_now(client: &Client, testids: &[&str]) -> TestResult {
+    let sels: Vec<serde_json::Value> = testids.iter().map(|t| css(t).into()).collect();
+    client
+        .execute(
+            "for (const s of arguments[0]) document.querySelector(s).click();",
+            vec![serde_json::Value::Array(sels)],
+        )
+        .await?;
+    Ok(())
+}
+
+/// #22: the searches run in Web Workers (the page says how many), the search's wasm never
+/// loads on the page's thread, and Stop ends a search at once; the next run finishes.
+#[tokio::test]
+async fn the_searches_run_in_web_workers_and_stop_at_once() {
+    let (client, page) = session(1280, 720).await;
+    with_session(client, |client| async move {
+        open(&client, &format!("{page}?tab=proof")).await?;
+        let workers = wait_attr_some(&client, "proof-workers", "data-workers", 30).await?;
+        assert!(workers.parse::<u32>()? >= 1, "workers: {workers}");
+
+        // Run and stop in one task: the outbox + inbox search (~51 000 states) is cut.
+        click_now(&client, &["proof-run", "proof-stop"]).await?;
+        assert_eq!(
+            attr(&client, "proof-run", "disabled").await,
+            None,
+            "Run is offered again"
+        );
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let cut = attr(&client, "claim-outbox_inbox-lost", "data-holds")
+            .await
+            .unwrap_or_default();
+        assert_eq!(cut, "", "a stopped search gives no verdict");
+
+        click(&client, "proof-run").await?;
+        let inbox = wait_attr_some(&client, "claim-outbox_inbox-lost", "data-holds", 60).await?;
+        assert_eq!(inbox, "true");
+        let ms = wait_attr_some(&client, "claim-outbox_inbox", "data-search-ms", 5).await?;
+        eprintln!(
+            "outbox + inbox in the worker: {ms} ms ({})",
+            text_of(&client, "proof-progress").await?
+        );
+        let here = client
+            .execute("return typeof window.__outboxProve", vec![])
+            .await?;
+        assert_eq!(
+            here, "undefined",
+            "the search wasm stays off the page's thread"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+/// #22: a browser without Web Workers is told so in "Prove it", and the same searches run
+/// on the page's own thread when asked; nothing else breaks.
+#[tokio::test]
+async fn without_web_workers_the_page_says_so_and_searches_on_its_own_thread() {
+    let (client, page) = session(1280, 720).await;
+    with_session(client, |client| async move {
+        let no_workers = DevTools {
+            cmd: "Page.addScriptToEvaluateOnNewDocument",
+            params: serde_json::json!({ "source": "delete window.Worker;" }),
+        };
+        client.issue_cmd(no_workers).await?;
+        open(&client, &format!("{page}?tab=proof")).await?;
+        client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(&css("proof-workers-failed")))
+            .await?;
+        // Asked before the fallback is chosen: the search waits for it, then runs.
+        click(&client, "proof-run").await?;
+        click(&client, "proof-run-here").await?;
+        let dual =
+            wait_attr_some(&client, "claim-dual_write_db_first-lost", "data-holds", 60).await?;
+        let inbox = wait_attr_some(&client, "claim-outbox_inbox-lost", "data-holds", 60).await?;
+        assert_eq!((dual.as_str(), inbox.as_str()), ("false", "true"));
+        assert!(
+            text_of(&client, "proof-here").await?.len() > 10,
+            "the page says where it searches"
+        );
+        click(&client, "matrix-run").await?;
+        let cell = wait_attr_some(
+            &client,
+            "cell-api-queue_add-dual_write_db_first",
+            "data-outcome",
+            60,
+        )
+        .await?;
+        assert_eq!(cell, "lost");
+        // The playground still plays.
+        click(&client, "claim-load-dual_write_db_first-lost").await?;
+        assert_eq!(counter(&client, "lost").await?, "1");
+        Ok(())
+    })
+    .await;
+}
+
+/// #22: a worker that cannot start (here its script is missing, as after a broken upload)
+/// is said in "Prove it" with the browser's reason, and the searches run on the page's own
+/// thread when asked. (DevTools' URL blocking does not reach a worker's script, so the
+/// page's `Worker` is given a wrong address instead.)
+#[tokio::test]
+async fn a_worker_that_cannot_start_is_said_and_the_page_offers_its_own_thread() {
+    let (client, page) = session(1280, 720).await;
+    with_session(client, |client| async move {
+        let missing = DevTools {
+            cmd: "Page.addScriptToEvaluateOnNewDocument",
+            params: serde_json::json!({ "source": "{ const W = window.Worker; \
+                window.Worker = function (url, o) { return new W(url + '.missing', o); }; }" }),
+        };
+        client.issue_cmd(missing).await?;
+        open(&client, &format!("{page}?tab=proof")).await?;
+        client
+            .wait()
+            .at_most(Duration::from_secs(20))
+            .for_element(Locator::Css(&css("proof-workers-failed")))
+            .await?;
+        let said = text_of(&client, "proof-workers-failed").await?;
+        assert!(said.contains("prove-loader.js"), "the reason names the file: {said}");
+        click(&client, "proof-run-here").await?;
+        click(&client, "proof-run").await?;
+        let dual =
+            wait_attr_some(&client, "claim-dual_write_db_first-lost", "data-holds", 60).await?;
+        assert_eq!(
+            dual, "false",
+            "dual write loses an event, found on the page's thread"
+        );
+        Ok(())
+    })
+    .await;
+}

@@ -133,6 +133,69 @@ clone_reusing!(Auditor {
 });
 
 impl Auditor {
+    /// The auditor's state for the explorer's key (`World::hash_state`): what the derived
+    /// `Hash` feeds, with the small entries packed (a key costs a hash round per word, and
+    /// the derived one spent three on each `[u16; 2]`). Destructured, so a field added to
+    /// `Auditor` is a compile error here rather than left out of the state.
+    pub(crate) fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
+        use std::hash::Hash;
+        let Auditor {
+            lives,
+            intent_effects,
+            intent_rank,
+            class_counts,
+            committed_events,
+            queue_adds,
+            queue_dedup_hits,
+            jobs_created,
+            deliveries,
+            effects,
+            duplicate_deliveries,
+            duplicate_effects,
+            phantoms,
+            reordered,
+            intent_tasks,
+            duplicate_tasks,
+        } = self;
+        // Lengths as 32 bits: a list of 2^32 events is out of reach.
+        h.write_u64(lives.len() as u64 | (intent_effects.len() as u64) << 32);
+        for l in lives {
+            l.hash(h);
+        }
+        for e in intent_effects.chunks(2) {
+            let word = |x: &[u16; 2]| x[0] as u64 | (x[1] as u64) << 16;
+            h.write_u64(word(&e[0]) | e.get(1).map_or(0, word) << 32);
+        }
+        // Byte lists: both lengths first (so the stream stays a prefix code, as the derived
+        // `Hash`'s was), then their bytes eight to a word, the last one padded with zeros.
+        h.write_u64(intent_rank.len() as u64 | (intent_tasks.len() as u64) << 32);
+        for c in intent_rank.chunks(8).chain(intent_tasks.chunks(8)) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            h.write_u64(u64::from_le_bytes(w));
+        }
+        for v in class_counts {
+            h.write_u64(*v);
+        }
+        for v in [
+            committed_events,
+            queue_adds,
+            queue_dedup_hits,
+            jobs_created,
+            deliveries,
+            effects,
+            duplicate_deliveries,
+            duplicate_effects,
+            phantoms,
+            reordered,
+            duplicate_tasks,
+        ] {
+            h.write_u64(*v);
+        }
+    }
+}
+
+impl Auditor {
     pub fn new() -> Self {
         Self::default()
     }

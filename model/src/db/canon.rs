@@ -78,31 +78,30 @@ impl Db {
         c.h.write_u64(fed);
     }
 
-    /// The task and outbox tables, and the private versions of locked rows.
+    /// The task and outbox tables, and the private versions of locked rows. A row's
+    /// 32-bit and smaller fields share words: the explorer's key costs a chained hash
+    /// round per word, and rows were a third of them.
     fn hash_tables<H: Hasher>(&self, c: &mut Canon<'_, H>) {
         c.h.write_u64(self.tasks.len() as u64);
         for t in &self.tasks {
-            c.h.write_u32(t.egasi_id);
-            c.h.write_u32(t.intent);
+            c.h.write_u64(t.egasi_id as u64 | (t.intent as u64) << 32);
             c.h.write_u64((c.tx_name)(t.xmin));
         }
         c.h.write_u64(self.outbox.len() as u64);
         for r in &self.outbox {
-            c.h.write_u32(r.hodisa.0);
-            c.h.write_u8(r.kind as u8);
-            c.h.write_u32(r.foydalanuvchi_id);
-            c.h.write_u32(r.task_intent);
-            c.h.write_u32(r.summa);
+            c.h.write_u64(r.hodisa.0 as u64 | (r.summa as u64) << 32);
+            c.h.write_u64(r.foydalanuvchi_id as u64 | (r.task_intent as u64) << 32);
             c.age(r.yaratilgan_vaqt);
             c.h.write_u64((c.tx_name)(r.xmin));
-            c.data(&r.data);
+            // An event kind's discriminant is small (a few variants).
+            c.data(&r.data, (r.kind as u64) << 8);
             let lock = c.lock(r.lock);
             c.h.write_u64(lock);
         }
         c.h.write_u64(self.pending.0.len() as u64);
         for (i, d) in &self.pending.0 {
             c.h.write_u32(*i);
-            c.data(d);
+            c.data(d, 0);
         }
     }
 
@@ -181,14 +180,18 @@ impl<H: Hasher> Canon<'_, H> {
         }
     }
 
-    /// An outbox row's mutable part; whether `tarqatilgan_vaqt` is NULL is always fed.
-    fn data(&mut self, d: &OutboxData) {
-        self.h.write_u8(d.tarqatilgan_vaqt.is_some() as u8);
+    /// An outbox row's mutable part, its flags and attempts in one word with `extra`
+    /// (bits 8 to 31); whether `tarqatilgan_vaqt` is NULL is always fed, its age only when
+    /// ages are.
+    fn data(&mut self, d: &OutboxData, extra: u64) {
+        let flags = d.tarqatilgan_vaqt.is_some() as u64
+            | (d.deleted as u64) << 1
+            | (d.dead_letter as u64) << 2;
+        debug_assert!(extra & !0xFFFF_FF00 == 0);
+        self.h
+            .write_u64(flags | extra | (d.urinishlar as u64) << 32);
         if let Some(t) = d.tarqatilgan_vaqt {
             self.age(t);
         }
-        self.h.write_u32(d.urinishlar);
-        self.h
-            .write_u8(d.deleted as u8 | (d.dead_letter as u8) << 1);
     }
 }

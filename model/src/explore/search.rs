@@ -9,7 +9,7 @@ use super::{
     STEP, TICK,
 };
 use crate::auditor::Class;
-use crate::db::LockMode;
+use crate::db::{Cursor, LockMode};
 use crate::scenario::RelayMode;
 use crate::world::{Action, Mem, Proc, ProcKind, RelayMem, Step, World};
 use std::hash::Hasher;
@@ -46,15 +46,47 @@ fn key_of(w: &World, order: &[usize]) -> u128 {
     h.finish128()
 }
 
-/// The hash of a relay's own state, for ordering symmetric relays: any order of the
-/// relays' states gives each set of relay states one key; equal hashes are equal states.
-fn local_key(p: &Proc) -> u128 {
-    use std::hash::Hash;
-    let mut h = KeyHash::new();
-    h.write_u8(p.alive as u8 | (p.tx.is_some() as u8) << 1 | (p.blocked.is_some() as u8) << 2);
-    h.write_u64(p.pc.code());
-    p.mem.hash(&mut h);
-    h.finish128()
+/// The order of two relays' own states, for ordering symmetric relays: any order of the
+/// relays' states gives each set of relay states one key, as long as only equal states
+/// tie. Compared field by field: it once sorted 128-bit hashes of these same fields, and
+/// hashing every relay for every successor was a tenth of the search.
+fn local_order(p: &Proc, q: &Proc) -> std::cmp::Ordering {
+    let flags =
+        |p: &Proc| p.alive as u8 | (p.tx.is_some() as u8) << 1 | (p.blocked.is_some() as u8) << 2;
+    let (Mem::Relay(a), Mem::Relay(b)) = (&p.mem, &q.mem) else {
+        unreachable!("the explorer orders relays only");
+    };
+    flags(p)
+        .cmp(&flags(q))
+        .then(p.pc.code().cmp(&q.pc.code()))
+        .then_with(|| relay_order(a, b))
+}
+
+/// The order of two relays' memories; equal only when they are equal. Destructured, so a
+/// field added to `RelayMem` or `Cursor` is a compile error here rather than left out.
+fn relay_order(a: &RelayMem, b: &RelayMem) -> std::cmp::Ordering {
+    let RelayMem {
+        batch,
+        pos,
+        ok,
+        bad,
+        cursor,
+    } = a;
+    let Cursor {
+        started,
+        candidates,
+        pos: cursor_pos,
+        got,
+    } = cursor;
+    batch
+        .cmp(&b.batch)
+        .then(pos.cmp(&b.pos))
+        .then_with(|| ok.cmp(&b.ok))
+        .then_with(|| bad.cmp(&b.bad))
+        .then(started.cmp(&b.cursor.started))
+        .then_with(|| candidates.cmp(&b.cursor.candidates))
+        .then(cursor_pos.cmp(&b.cursor.pos))
+        .then_with(|| got.cmp(&b.cursor.got))
 }
 
 impl Explorer {
@@ -75,8 +107,9 @@ impl Explorer {
         let relay_gate = w.cfg.relay.mode != RelayMode::HighWater;
         let mut poll_ok = None;
         let mut idle_polls = 0;
+        let runnable = w.runnable_mask();
         for (i, p) in w.procs.iter().enumerate() {
-            if !w.runnable(i) {
+            if runnable >> i & 1 == 0 {
                 continue;
             }
             if relay_gate && p.kind == ProcKind::Relay && p.pc == Step::Begin {
@@ -137,16 +170,13 @@ impl Explorer {
         let mut order = self.order.borrow_mut();
         let n = self.relays.len();
         if self.reduce && n >= 2 {
-            // Relays ordered by the hashes of their own states (ties keep their places).
-            let mut locals = [0u128; 64];
-            for (k, &i) in self.relays.iter().enumerate() {
-                locals[k] = local_key(&w.procs[i]);
-            }
+            // Relays ordered by their own states (ties keep their places).
             let mut by = [0usize; 64];
             for (k, b) in by[..n].iter_mut().enumerate() {
                 *b = k;
             }
-            by[..n].sort_by(|&x, &y| locals[x].cmp(&locals[y]));
+            let relay = |k: usize| &w.procs[self.relays[k]];
+            by[..n].sort_by(|&x, &y| local_order(relay(x), relay(y)));
             for (k, &r) in self.relays.iter().enumerate() {
                 order[r] = self.relays[by[k]];
             }
@@ -160,6 +190,7 @@ impl Explorer {
             return None;
         }
         let mut poll_ok = None;
+        let runnable = w.runnable_mask();
         for (i, p) in w.procs.iter().enumerate() {
             let forced = match (p.kind, p.pc) {
                 (ProcKind::Client, _) => self.client_first,
@@ -177,7 +208,7 @@ impl Explorer {
                 }
                 _ => false,
             };
-            if !forced || !w.runnable(i) {
+            if !forced || runnable >> i & 1 == 0 {
                 continue;
             }
             if p.kind == ProcKind::Relay && p.pc == Step::Begin {
@@ -194,11 +225,32 @@ impl Explorer {
     /// Takes the forced steps, recording them in `out` when asked.
     pub(super) fn chain(&self, w: &mut World, mut out: Option<&mut Vec<Action>>) {
         while let Some(i) = self.forced(w) {
-            let a = &self.actions[i][0];
-            let r = w.apply(a);
-            debug_assert!(r.is_ok(), "{r:?}");
+            let ok = w.step_at(i);
+            debug_assert!(ok, "forced step of {i} cannot run");
             if let Some(o) = out.as_mut() {
-                o.push(a.clone());
+                o.push(self.actions[i][0].clone());
+            }
+        }
+    }
+
+    /// Takes choice `c` in `w`: what `World::apply` of [`Explorer::actions_of`] does, by
+    /// process place rather than by name (see `World::step_at`).
+    pub(super) fn take(&self, w: &mut World, c: Choice) {
+        let i = (c & 0xff) as usize;
+        match c & 0xff00 {
+            TICK => {
+                w.step();
+            }
+            KILL => {
+                w.kill_at(i);
+                if self.reduce {
+                    w.restart_at(i);
+                }
+            }
+            RESTART => w.restart_at(i),
+            _ => {
+                let ok = w.step_at(i);
+                debug_assert!(ok, "step of {i} cannot run");
             }
         }
     }
@@ -295,10 +347,7 @@ impl Explorer {
                         None => p.clone(),
                     }
                 };
-                for a in self.actions_of(c) {
-                    let r = n.apply(a);
-                    debug_assert!(r.is_ok(), "{r:?}");
-                }
+                self.take(&mut n, c);
                 self.observe(&n, idx, c, true, violations_before);
                 self.chain(&mut n, None);
                 self.observe(&n, idx, c, false, violations_before);

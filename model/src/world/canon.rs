@@ -1,6 +1,7 @@
 //! The canonical hash of a world's state, for the explorer to merge equal states.
 
-use super::{Mem, Proc, Wait, World};
+use super::{Mem, Proc, RelayMem, Wait, World};
+use crate::db::Cursor;
 use crate::db::TxStatus;
 use crate::ids::TxId;
 
@@ -57,7 +58,7 @@ impl World {
         self.db.hash_state(h, &tx_name, &mut open, ages);
         self.queue
             .hash_state(h, tick, &|p| place[p.0 as usize] as u16);
-        self.auditor.hash(h);
+        self.auditor.hash_state(h);
         self.armed.hash(h);
         self.api_errors.hash(h);
         self.publish_failures.hash(h);
@@ -75,43 +76,118 @@ impl World {
     }
 
     /// One process, for [`World::hash_state_as`]: its timers relative to the tick, the
-    /// transaction it waits for by `tx_name`, a worker's job by its canonical key.
+    /// transaction it waits for by `tx_name`, its memory by [`World::hash_mem`]. Small
+    /// fields share a word (see [`World::hash_mem`] for why).
     fn hash_proc<H: std::hash::Hasher>(&self, h: &mut H, p: &Proc, tx_name: &impl Fn(TxId) -> u64) {
-        use std::hash::Hash;
         let tick = self.tick;
         let rel = |t: u64| t.saturating_sub(tick);
-        h.write_u8(p.alive as u8 | (p.arrived as u8) << 1 | (p.tx.is_some() as u8) << 2);
-        h.write_u64(p.pc.code());
-        match p.blocked {
-            None => h.write_u64(0),
-            Some(Wait::Queue) => h.write_u64(1),
-            Some(Wait::Tx(t)) => {
-                h.write_u64(2);
-                h.write_u64(tx_name(t));
-            }
+        let blocked = match p.blocked {
+            None => 0,
+            Some(Wait::Queue) => 1,
+            Some(Wait::Tx(_)) => 2,
+        };
+        // A step's code is a small constant (`Step::code`), well under 2^56.
+        h.write_u64(
+            p.alive as u64
+                | (p.arrived as u64) << 1
+                | (p.tx.is_some() as u64) << 2
+                | blocked << 3
+                | p.pc.code() << 8,
+        );
+        if let Some(Wait::Tx(t)) = p.blocked {
+            h.write_u64(tx_name(t));
         }
         h.write_u64(rel(p.sleep_until));
         h.write_u64(p.restart_at.map_or(u64::MAX, rel));
-        match &p.mem {
+        self.hash_mem(h, &p.mem);
+    }
+
+    /// A process's memory, for [`World::hash_proc`]. The explorer's key is most of its
+    /// time, and a key's cost is its number of words (each a chained round of the hash):
+    /// the memories of the client, the API and the relays put their small fields two or
+    /// more to a word (a tag first, so the word streams of the kinds differ, and every
+    /// list's length before its items), where the derived `Hash` spent a word on each
+    /// field, each `Option` and each list twice (its length, then its bytes and their
+    /// length). Lengths and places in lists are fed as 32 bits: a list of 2^32 row
+    /// indexes (16 GiB) is out of reach. The other kinds keep the derived `Hash` (its
+    /// first word is a small discriminant, never one of these tags).
+    fn hash_mem<H: std::hash::Hasher>(&self, h: &mut H, mem: &Mem) {
+        use std::hash::Hash;
+        let opt_u32 = |v: &Option<u32>| v.map_or(0, |v| 1 | (v as u64) << 1);
+        match mem {
             Mem::Worker { job } => {
-                h.write_u8(0xA0);
-                match job {
-                    None => h.write_u8(0),
-                    Some(j) => {
-                        h.write_u8(1);
-                        let key = self.queue.canonical_key(j.key);
-                        key.hash(h);
-                        let mine = self.queue.job(j.key).is_some_and(|q| {
-                            q.state == crate::queue::JobState::Active && q.token == j.token
-                        });
-                        h.write_u8(mine as u8);
-                        h.write_u32(j.event.0);
-                        h.write_u32(j.summa);
-                        j.fresh.hash(h);
-                    }
-                }
+                let Some(j) = job else {
+                    h.write_u64(0xA0);
+                    return;
+                };
+                let mine = self.queue.job(j.key).is_some_and(|q| {
+                    q.state == crate::queue::JobState::Active && q.token == j.token
+                });
+                let fresh = j.fresh.map_or(0, |f| 1 | (f as u64) << 1);
+                let key = self.queue.canonical_key(j.key);
+                h.write_u64(
+                    0xA0 | 1 << 8 | (mine as u64) << 9 | fresh << 10 | (key.is_some() as u64) << 12,
+                );
+                let (e, r) = key.unwrap_or((0, 0));
+                h.write_u64(e as u64 | (r as u64) << 32);
+                h.write_u64(j.event.0 as u64 | (j.summa as u64) << 32);
             }
+            Mem::Client {
+                next,
+                waiting,
+                reply,
+                tries,
+            } => {
+                let reply = reply.map_or(0, |r| 1 | (r as u64) << 1);
+                h.write_u64(0xB0 | reply << 8 | opt_u32(waiting) << 10);
+                h.write_u64(*next as u64 | (*tries as u64) << 32);
+            }
+            Mem::Api { req: None } => h.write_u64(0xC0),
+            Mem::Api { req: Some(r) } => {
+                h.write_u64(0xC0 | 1 << 8 | (r.added as u64) << 9);
+                h.write_u64(r.intent as u64 | (r.event.0 as u64) << 32);
+            }
+            Mem::Relay(m) => hash_relay(h, m),
             other => other.hash(h),
         }
+    }
+}
+
+/// Two lengths or places in one word (see [`World::hash_mem`]).
+fn pair(lo: usize, hi: usize) -> u64 {
+    debug_assert!(lo <= u32::MAX as usize && hi <= u32::MAX as usize);
+    lo as u64 | (hi as u64) << 32
+}
+
+/// A relay's memory, for [`World::hash_mem`]: a tag and the lengths and places, then the
+/// five lists' row indexes two to a word. Destructured, so a field added to `RelayMem`
+/// or `Cursor` is a compile error here rather than left out of the state.
+fn hash_relay<H: std::hash::Hasher>(h: &mut H, m: &RelayMem) {
+    let RelayMem {
+        batch,
+        pos,
+        ok,
+        bad,
+        cursor,
+    } = m;
+    let Cursor {
+        started,
+        candidates,
+        pos: cursor_pos,
+        got,
+    } = cursor;
+    h.write_u64(0xD0 | (*started as u64) << 8 | pair(0, got.len()));
+    h.write_u64(pair(*pos, *cursor_pos));
+    h.write_u64(pair(batch.len(), ok.len()));
+    h.write_u64(pair(bad.len(), candidates.len()));
+    let mut half = None;
+    for &r in [batch, ok, bad, candidates, got].into_iter().flatten() {
+        match half.take() {
+            None => half = Some(r),
+            Some(lo) => h.write_u64(lo as u64 | (r as u64) << 32),
+        }
+    }
+    if let Some(lo) = half {
+        h.write_u64(lo as u64);
     }
 }

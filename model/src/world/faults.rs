@@ -82,9 +82,7 @@ impl World {
         match a {
             Action::Kill { process } => {
                 if let Some(p) = self.find(process) {
-                    if self.procs[p.0 as usize].alive {
-                        self.kill(p.0 as usize);
-                    }
+                    self.kill_if_alive(p.0 as usize);
                 }
             }
             Action::ArmKill {
@@ -112,12 +110,24 @@ impl World {
             }
             Action::Restart { process } => {
                 if let Some(p) = self.find(process) {
-                    if !self.procs[p.0 as usize].alive {
-                        self.restart(p.0 as usize);
-                    }
+                    self.restart_if_dead(p.0 as usize);
                 }
             }
             _ => unreachable!("not a process action: {a:?}"),
+        }
+    }
+
+    /// `Action::Kill`'s effect: a dead process is left as it is.
+    pub(super) fn kill_if_alive(&mut self, i: usize) {
+        if self.procs[i].alive {
+            self.kill(i);
+        }
+    }
+
+    /// `Action::Restart`'s effect: a live process is left as it is.
+    pub(super) fn restart_if_dead(&mut self, i: usize) {
+        if !self.procs[i].alive {
+            self.restart(i);
         }
     }
 

@@ -267,6 +267,38 @@ impl World {
 
     pub(super) fn runnable_list(&mut self, out: &mut Runnable) {
         self.refresh_gates();
+        let mask = self.gate_mask();
+        if cfg!(debug_assertions) || self.check == CheckLevel::Full {
+            self.check_gates(Some(mask));
+        }
+        out.mask = mask;
+        out.len = bits(mask);
+    }
+
+    /// Every process's [`World::runnable`] at once (bit `i`: process `i`): from the kept
+    /// gates when they are up to date (after every step but at `CheckLevel::Off`), else
+    /// one process at a time. The explorer asks this at every state, and for every
+    /// forced step; one `runnable` per process read the world facts again each time.
+    pub(crate) fn runnable_mask(&self) -> u64 {
+        if self.gates.dirty != 0 {
+            let f = Facts::of(self);
+            return (0..self.procs.len())
+                .filter(|&i| self.runnable_in(i, &f))
+                .fold(0, |m, i| m | 1 << i);
+        }
+        let mask = self.gate_mask();
+        debug_assert!(
+            (0..self.procs.len()).all(|i| self.runnable(i) == (mask >> i & 1 != 0)),
+            "runnable-gate: the mask disagrees with runnable at tick {}",
+            self.tick
+        );
+        mask
+    }
+
+    /// The runnable processes as the kept gates say, with this tick's world facts (the
+    /// gates must be up to date: see [`World::refresh_gates`]).
+    #[inline(always)]
+    fn gate_mask(&self) -> u64 {
         let g = &self.gates;
         let mut mask = g.by_class[GATE_ALWAYS as usize];
         let mut t = g.by_class[GATE_AT as usize];
@@ -296,11 +328,7 @@ impl World {
             }
             b &= b - 1;
         }
-        if cfg!(debug_assertions) || self.check == CheckLevel::Full {
-            self.check_gates(Some(mask));
-        }
-        out.mask = mask;
-        out.len = bits(mask);
+        mask
     }
 
     /// The kept gates agree with the processes (Full checks and debug builds).

@@ -161,7 +161,10 @@ pub struct Explorer {
     frontier: VecDeque<(u32, Box<World>)>,
     /// Worlds of merged successors and of expanded states that took none of theirs, kept
     /// to be refilled with `clone_from` (no allocation for a successor; see
-    /// `clone_reusing!`). Never more than the frontier held at its peak; freed at the end.
+    /// `clone_reusing!`). Never more than the frontier held at its peak. Freed with the
+    /// explorer, not when the search ends: freeing ~18 000 worlds took ~10 % of a search
+    /// (measured natively on the pinned case), and the answer should not wait for it (the
+    /// worker posts it, then drops the search).
     // Boxed on purpose: worlds move between the frontier and here as pointers.
     #[allow(clippy::vec_box)]
     spare: Vec<Box<World>>,
@@ -314,9 +317,6 @@ impl Explorer {
                 break;
             };
             self.expand(idx, w);
-        }
-        if self.frontier.is_empty() {
-            self.spare = Vec::new();
         }
         self.frontier.is_empty()
     }

@@ -187,5 +187,5 @@ fn js_text(v: impl Into<JsValue>) -> Reason {
 
 /// A file of the worker that did not load (named without its `./`).
 fn not_loaded(file: &str) -> Reason {
-    Reason::new(Key::ReasonWorkerScript).arg("file", file.trim_start_matches("./"))
+    Reason::new(Key::ReasonWorkerScript).arg("file", file.strip_prefix("./").unwrap_or(file))
 }

@@ -233,7 +233,10 @@ async fn a_worker_that_cannot_start_is_said_and_the_page_offers_its_own_thread()
             .for_element(Locator::Css(&css("proof-workers-failed")))
             .await?;
         let said = text_of(&client, "proof-workers-failed").await?;
-        assert!(said.contains("prove-loader.js"), "the reason names the file: {said}");
+        assert!(
+            said.contains("prove-loader.js"),
+            "the reason names the file: {said}"
+        );
         click(&client, "proof-run-here").await?;
         click(&client, "proof-run").await?;
         let dual =

@@ -29,6 +29,7 @@ macro_rules! clone_reusing {
 
 pub mod action;
 pub mod auditor;
+pub mod challenge;
 pub mod db;
 pub mod explore;
 pub mod ids;

@@ -44,8 +44,8 @@ pub const MAX_DEPTH: usize = 8;
 /// How a counter is read from [`Counters`].
 type ReadCounter = fn(&Counters) -> u64;
 
-/// Every field of [`Counters`], by its JSON name, in the struct's order (a unit test
-/// checks the list against serde, so a new counter cannot be left out).
+/// Every field of [`Counters`], by its JSON name (a unit test checks the list against
+/// serde both ways, so a new counter cannot be left out or misread).
 const COUNTERS: [(&str, ReadCounter); 21] = [
     ("tasks_in_db", |c| c.tasks_in_db),
     ("events_in_outbox", |c| c.events_in_outbox),

@@ -78,6 +78,16 @@ fn lesson_goal_texts_are_canonical_and_cover_every_step() {
 }
 
 #[test]
+fn the_readme_shows_each_lesson_goal_as_the_model_has_it() {
+    let readme = include_str!("../README.md");
+    for st in STEPS {
+        // Markdown tables escape the pipes of `||`.
+        let shown = format!("`{}`", lesson_goal_text(st.goal).replace('|', "\\|"));
+        assert!(readme.contains(&shown), "{}: {shown} in README.md", st.id);
+    }
+}
+
+#[test]
 fn lesson_goals_in_the_language_agree_with_reached_at_every_step_of_their_runs() {
     let mut checks = 0u64;
     for st in STEPS {

@@ -12,7 +12,7 @@
 //! wasm on its own thread and drives [`Runner`] in short slices: `main` then sees no
 //! worker scope and does nothing.
 
-use outbox_model::explore::{matrix_searches, Design, FromWorker, Search, Searching, ToWorker};
+use outbox_model::explore::{Design, FromWorker, Search, Searching, ToWorker};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -45,26 +45,20 @@ fn main() {
     let _ = scope.post_message(&JsValue::from_str(&ready));
 }
 
-/// Runs the crash-point matrix's outbox + inbox cells (a few thousand states, tens of
-/// milliseconds) before the worker says Ready. V8 first runs wasm from its baseline
-/// compiler and moves a function to its optimizing one once it has run hot, so the first
-/// search of a fresh worker ran slower than the next (measured in the page: the outbox +
-/// inbox claim 455–470 ms on a first click, 357–445 ms after); a learner's first click
-/// should not pay that.
+/// States of the outbox + inbox claim run (and thrown away) before the worker says Ready.
+const WARM_UP_STATES: usize = 8192;
+
+/// Runs the start of the outbox + inbox claim before the worker says Ready. V8 first runs
+/// wasm from its baseline compiler and moves a function to its optimizing one once it has
+/// run hot, so the first search of a fresh worker ran slower than the next: in the page,
+/// the claim's search took 360–494 ms on a first click and 250–335 ms on the second.
+/// A learner's first click should not pay that.
 fn warm_up() {
-    let cells = matrix_searches().into_iter().filter(|s| {
-        matches!(
-            s,
-            Search::Cell {
-                design: Design::OutboxInbox,
-                ..
-            }
-        )
-    });
-    for search in cells {
-        if let Ok(mut s) = Searching::start(search) {
-            while s.run_slice(PROGRESS_EVERY_STATES).is_none() {}
-        }
+    let claim = Search::Claim {
+        design: Design::OutboxInbox,
+    };
+    if let Ok(mut s) = Searching::start(claim) {
+        let _ = s.run_slice(WARM_UP_STATES);
     }
 }
 

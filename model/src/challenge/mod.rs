@@ -1,10 +1,21 @@
 //! Challenges of an instructor's own (issue #23): a starting scenario, a goal the model
 //! judges, and texts. This module holds the goal: a small text language ([`goal`]) and
 //! the lesson's built-in goals written in it ([`lesson_goal_text`]), which the tests hold
-//! against `lesson::reached` so the language is known to say what the lesson means.
+//! against `lesson::reached` so the language is known to say what the lesson means; the
+//! file format of challenges and workshops with its limits ([`format`], read by `read`,
+//! refusals in [`error`]).
 
+pub mod error;
+pub mod format;
 pub mod goal;
 mod lessons;
+mod read;
 
+pub use error::{FormatError, FormatErrorKind};
+pub use format::{
+    outcome_name, outcome_of_name, Challenge, Texts, Workshop, FORMAT_VERSION, LANGUAGES,
+    MAX_BODY_CHARS, MAX_CHALLENGES, MAX_HINT_CHARS, MAX_ID_CHARS, MAX_JSON_BYTES,
+    MAX_SOLUTION_ACTIONS, MAX_TITLE_CHARS,
+};
 pub use goal::{Goal, GoalError, GoalErrorKind, MAX_CONDITIONS, MAX_DEPTH, MAX_TEXT_BYTES};
 pub use lessons::lesson_goal_text;

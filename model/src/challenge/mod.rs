@@ -3,14 +3,19 @@
 //! the lesson's built-in goals written in it ([`lesson_goal_text`]), which the tests hold
 //! against `lesson::reached` so the language is known to say what the lesson means; the
 //! file format of challenges and workshops with its limits ([`format`], read by `read`,
-//! refusals in [`error`]).
+//! refusals in [`error`]); the checks before sharing ([`check`]); and the lesson's own
+//! steps written as challenges ([`lesson_challenges`]).
 
+mod builtin;
+pub mod check;
 pub mod error;
 pub mod format;
 pub mod goal;
 mod lessons;
 mod read;
 
+pub use builtin::lesson_challenges;
+pub use check::{CheckError, CheckReport, SolutionCheck, SolutionRun, MAX_CHECK_STEPS};
 pub use error::{FormatError, FormatErrorKind};
 pub use format::{
     outcome_name, outcome_of_name, Challenge, Texts, Workshop, FORMAT_VERSION, LANGUAGES,

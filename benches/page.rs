@@ -485,7 +485,14 @@ async fn timed_click(
 }
 
 async fn proof_in_the_page(page: &str, webdriver: &str) -> Proved {
-    let client = connect(webdriver, 1920, 1080, &[]).await;
+    // Frames measured as the 100 000-task run measures them: no frame-rate limit.
+    let client = connect(
+        webdriver,
+        1920,
+        1080,
+        &["--disable-gpu-vsync", "--disable-frame-rate-limit"],
+    )
+    .await;
     let result = std::sync::Arc::new(std::sync::Mutex::new(None));
     let out = result.clone();
     let page = page.to_string();

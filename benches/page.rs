@@ -45,6 +45,9 @@ const WINDOW: Duration = Duration::from_secs(12);
 /// Measured runs of the 100 000 tasks; the frame-time budget holds the median one.
 const RUNS: usize = 3;
 
+/// Chromium without its frame-rate limit: a frame interval is how long the frame took.
+const UNLIMITED_FRAMES: [&str; 2] = ["--disable-gpu-vsync", "--disable-frame-rate-limit"];
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i.min(sorted.len() - 1)]
@@ -175,13 +178,7 @@ async fn frames_at_full_speed(page: &str, webdriver: &str) -> Frames {
     scenario.workload.tasks = TASKS;
     scenario.max_ticks = u64::MAX / 2;
     let url = format!("{page}#{}", link::fragment(&Sim::new(scenario).to_run()));
-    let client = connect(
-        webdriver,
-        1920,
-        1080,
-        &["--disable-gpu-vsync", "--disable-frame-rate-limit"],
-    )
-    .await;
+    let client = connect(webdriver, 1920, 1080, &UNLIMITED_FRAMES).await;
     let result = std::sync::Arc::new(std::sync::Mutex::new(None));
     let out = result.clone();
     with_session(client, move |client| async move {
@@ -362,8 +359,8 @@ async fn soak_session(client: fantoccini::Client, page: String) -> Soak {
 /// browser.
 async fn soak(page: &str, webdriver: &str) -> Soak {
     let flags = [
-        "--disable-gpu-vsync",
-        "--disable-frame-rate-limit",
+        UNLIMITED_FRAMES[0],
+        UNLIMITED_FRAMES[1],
         "--enable-precise-memory-info",
         "--js-flags=--expose-gc",
     ];
@@ -485,14 +482,8 @@ async fn timed_click(
 }
 
 async fn proof_in_the_page(page: &str, webdriver: &str) -> Proved {
-    // Frames measured as the 100 000-task run measures them: no frame-rate limit.
-    let client = connect(
-        webdriver,
-        1920,
-        1080,
-        &["--disable-gpu-vsync", "--disable-frame-rate-limit"],
-    )
-    .await;
+    // Frames measured as the 100 000-task run measures them.
+    let client = connect(webdriver, 1920, 1080, &UNLIMITED_FRAMES).await;
     let result = std::sync::Arc::new(std::sync::Mutex::new(None));
     let out = result.clone();
     let page = page.to_string();

@@ -9,6 +9,10 @@ use outbox_playground::{error_panel, start_lang, App};
 static ALLOCATOR: outbox_playground::browser::peak_bytes::Counting =
     outbox_playground::browser::peak_bytes::Counting;
 
+/// Longest wait for the boot shell's first frame before mounting anyway (a hidden tab draws
+/// no frames; a visible one draws within a frame, ~16 ms).
+const BOOT_PAINT_LIMIT_MS: u32 = 100;
+
 fn main() {
     error_panel::install();
     // Before anything saved is read: the panic panel's "reset saved state" asks for it.
@@ -20,6 +24,8 @@ fn main() {
         if let Err(why) = lang_file::load(start_lang()).await {
             leptos::logging::warn!("language file: {why}");
         }
+        // The shell is the first paint, also when the wasm arrives before any frame.
+        outbox_playground::browser::raf::after_next_paint(BOOT_PAINT_LIMIT_MS).await;
         // The static shell has done its job: the app draws its own header.
         if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
             boot.remove();

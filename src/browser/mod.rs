@@ -1,6 +1,7 @@
 //! The browser's services the page uses, each behind a small Rust API so components do
 //! not touch `web_sys` for them: the address, the keyboard, localStorage, animation
-//! frames and slicing long work into frames or tasks, BroadcastChannel, the
+//! frames and slicing long work into frames or tasks (and building a page's parts one per
+//! task, `turns`), BroadcastChannel, the
 //! preferred languages, fetching a language's texts, and Web Workers (with their wasm on
 //! the page's thread when there are none).
 
@@ -12,6 +13,7 @@ pub mod languages;
 pub mod peak_bytes;
 pub mod raf;
 pub mod storage;
+pub mod turns;
 pub mod url;
 pub mod workers;
 

@@ -1,12 +1,15 @@
 //! Details on demand: the panels that explain the stage (faults, live SQL, the event log,
 //! one event's life, the sequence diagram, the chart, the modes and "Prove it") as tabs
 //! under it, so the stage itself fits on one screen. The chosen tab is in the address
-//! (`?tab=sql`): a link opens it, and Back returns to the tab before. Every panel stays
-//! mounted (a hidden one keeps its state and its test ids); only the chosen one is shown.
+//! (`?tab=sql`): a link opens it, and Back returns to the tab before. The chosen panel is
+//! built with the page, the others one per browser task after it; once built, a panel
+//! stays mounted (a hidden one keeps its state and its test ids); only the chosen one is
+//! shown.
 
 use leptos::ev;
 use leptos::prelude::*;
 
+use crate::browser::turns::use_turns;
 use crate::browser::url::{set_url_param, url_param};
 use crate::i18n::{tr, Key};
 use crate::playground::chart::Chart;
@@ -78,7 +81,9 @@ pub fn DetailsTabs() -> impl IntoView {
             }
         })
         .collect_view();
-    let panel = move |name: &'static str, body: AnyView| {
+    let built = build_order(tab.get_untracked());
+    let panel = move |name: &'static str, body: fn(RwSignal<&'static str>) -> AnyView| {
+        let built = built(name, tab);
         view! {
             <div
                 role="tabpanel"
@@ -88,7 +93,7 @@ pub fn DetailsTabs() -> impl IntoView {
                 data-testid=format!("details-panel-{name}")
                 hidden=move || tab.get() != name
             >
-                {body}
+                {move || built.get().then(|| body(tab))}
             </div>
         }
     };
@@ -97,15 +102,41 @@ pub fn DetailsTabs() -> impl IntoView {
             <div class="details__tabs" role="tablist" on:keydown=move |e| arrow_keys(e, tab, choose)>
                 {buttons}
             </div>
-            {panel("faults", view! { <Faults/> }.into_any())}
-            {panel("sql", view! { <SqlPanel/> }.into_any())}
-            {panel("log", view! { <EventLog/> }.into_any())}
-            {panel("life", view! { <Lifecycle/> }.into_any())}
-            {panel("sequence", view! { <Sequence/> }.into_any())}
-            {panel("chart", view! { <Chart/> }.into_any())}
-            {panel("modes", view! { <Modes/> }.into_any())}
-            {panel("proof", view! { <Proof shown=Signal::derive(move || tab.get() == "proof")/> }.into_any())}
+            {panel("faults", |_| view! { <Faults/> }.into_any())}
+            {panel("sql", |_| view! { <SqlPanel/> }.into_any())}
+            {panel("log", |_| view! { <EventLog/> }.into_any())}
+            {panel("life", |_| view! { <Lifecycle/> }.into_any())}
+            {panel("sequence", |_| view! { <Sequence/> }.into_any())}
+            {panel("chart", |_| view! { <Chart/> }.into_any())}
+            {panel("modes", |_| view! { <Modes/> }.into_any())}
+            {panel("proof", |tab| {
+                view! { <Proof shown=Signal::derive(move || tab.get() == "proof")/> }.into_any()
+            })}
         </section>
+    }
+}
+
+/// When each panel is built: the tab chosen at start at once, the others one per browser
+/// task after it (in the tabs' order), and any tab as soon as it is chosen. Building all
+/// eight in the task that mounts the page made it the longest task of the first load
+/// (Lighthouse's total blocking time, #18). A built panel stays built (hidden when not
+/// chosen), so it keeps its state and its test ids.
+fn build_order(
+    first: &'static str,
+) -> impl Fn(&'static str, RwSignal<&'static str>) -> Memo<bool> + Copy {
+    let turns = use_turns(TABS.len() - 1);
+    move |name, tab| {
+        // This panel's place among the ones built later; `None` for the first.
+        let place = TABS
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| *n != first)
+            .position(|n| n == name);
+        Memo::new(move |before: Option<&bool>| {
+            before.copied().unwrap_or(false)
+                || tab.get() == name
+                || place.is_some_and(|p| turns.get() > p)
+        })
     }
 }
 

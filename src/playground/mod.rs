@@ -24,6 +24,7 @@ pub mod warm_up;
 
 use leptos::prelude::*;
 
+use crate::browser::turns::use_turns;
 use crate::browser::url::url_param;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::LessonCtl;
@@ -81,7 +82,10 @@ pub fn Playground() -> impl IntoView {
     });
 
     // The stage (controls, counters, pipeline) and the lesson's card share the first
-    // screen; everything that explains them is in the details tabs below.
+    // screen; everything that explains them is in the details tabs below, built a task
+    // later (with the keyboard's dialog), so the first build is the first screen only:
+    // the task that mounts the page is the longest of the first load (#18).
+    let later = use_turns(1);
     view! {
         <NoticeBar/>
         <div class="stage-grid">
@@ -96,7 +100,9 @@ pub fn Playground() -> impl IntoView {
                 <LessonPanel/>
             </aside>
         </div>
-        <DetailsTabs/>
-        <Help/>
+        {move || (later.get() > 0).then(|| view! {
+            <DetailsTabs/>
+            <Help/>
+        })}
     }
 }

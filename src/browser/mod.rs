@@ -1,11 +1,13 @@
 //! The browser's services the page uses, each behind a small Rust API so components do
-//! not touch `web_sys` for them: the address, the keyboard, localStorage, animation
+//! not touch `web_sys` for them: the address, the keyboard, localStorage, a chosen file's
+//! text, animation
 //! frames and slicing long work into frames or tasks (and building a page's parts one per
 //! task, `turns`), BroadcastChannel, the
 //! preferred languages, fetching a language's texts, and Web Workers (with their wasm on
 //! the page's thread when there are none).
 
 pub mod broadcast;
+pub mod file;
 pub mod frames;
 pub mod keys;
 pub mod lang_file;

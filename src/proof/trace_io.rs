@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use outbox_model::explore::{to_rust_test, Trace};
 use outbox_model::{Action, Scenario};
-use wasm_bindgen::JsCast;
 
+use crate::browser::file::{read_chosen, set_href};
 use crate::browser::url::data_url;
 use crate::i18n::{tr, Key, Reason};
 use crate::playground::ctl::{use_ctl, Ctl, Notice};
@@ -14,26 +14,6 @@ use crate::run::sim::{Input, Run, Sim, MAX_ATOMS};
 
 /// Longest run offered as a trace (each tick is one action in it).
 pub const MAX_TRACE_ACTIONS: u64 = 20_000;
-/// Largest file imported, checked by its size before a byte is read: a run's file is
-/// kilobytes (a link's run-length coded log, a trace of at most 20 000 actions), and
-/// reading and parsing a huge file would freeze the tab.
-pub const MAX_IMPORT_BYTES: u64 = 5_000_000;
-
-/// `bytes` in megabytes with one decimal ("6.3"), in integers: formatting an f64 would
-/// link core's float printing into the page (~11 KB before wasm-opt) for this one text.
-fn tenths_of_mb(bytes: f64) -> String {
-    let tenths = (bytes / 100_000.0).round() as u64;
-    format!("{}.{}", tenths / 10, tenths % 10)
-}
-
-/// Why a file of `size` bytes is refused unread, if it is.
-pub fn too_big(size: f64) -> Option<Reason> {
-    (size > MAX_IMPORT_BYTES as f64).then(|| {
-        Reason::new(Key::ReasonFileTooBig)
-            .arg("mb", tenths_of_mb(size))
-            .arg("max", MAX_IMPORT_BYTES / 1_000_000)
-    })
-}
 
 /// The run as a replayable trace, if it is short enough.
 pub fn trace_of(sim: &Sim) -> Option<Trace> {
@@ -92,51 +72,24 @@ pub fn import(text: &str) -> Result<Sim, Reason> {
     }
 }
 
-/// The file chosen in the import field: refused by its size before it is read, else
-/// read, opened, and reported ("loaded" only once it is saved, too).
+/// The file chosen in the import field: opened and reported ("loaded" only once it is
+/// saved, too); a file too big or unreadable changes nothing.
 fn import_file(ctl: Ctl, ev: &leptos::ev::Event) {
-    let Some(input) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-    else {
-        return;
-    };
-    let Some(file) = input.files().and_then(|f| f.get(0)) else {
-        return;
-    };
-    input.set_value("");
-    if let Some(why) = too_big(file.size()) {
-        ctl.notice
-            .set(Some(Notice::error(Key::NoticeFileTooBig, why)));
-        return;
-    }
-    leptos::task::spawn_local(async move {
-        let text = wasm_bindgen_futures::JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|v| v.as_string());
-        let result = text
-            .ok_or_else(|| Reason::new(Key::ReasonFileUnread))
-            .and_then(|t| import(&t));
-        let notice = match result {
-            Ok(sim) => match ctl.replace(sim) {
-                Ok(()) => Notice::info(Key::NoticeImported, ""),
-                Err(why) => Notice::error(Key::NoticeImportedNotSaved, why),
+    read_chosen(ev, move |text| {
+        let notice = match text {
+            Err(why) if why.key == Key::ReasonFileTooBig => {
+                Notice::error(Key::NoticeFileTooBig, why)
+            }
+            text => match text.and_then(|t| import(&t)) {
+                Ok(sim) => match ctl.replace(sim) {
+                    Ok(()) => Notice::info(Key::NoticeImported, ""),
+                    Err(why) => Notice::error(Key::NoticeImportedNotSaved, why),
+                },
+                Err(why) => Notice::error(Key::NoticeBadTrace, why),
             },
-            Err(why) => Notice::error(Key::NoticeBadTrace, why),
         };
         let _ = ctl.notice.try_set(Some(notice));
     });
-}
-
-/// Points the clicked link at the file just made; the click then downloads it.
-fn set_href(ev: &leptos::ev::MouseEvent, url: String) {
-    if let Some(a) = ev
-        .current_target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    {
-        let _ = a.set_attribute("href", &url);
-    }
 }
 
 #[component]
@@ -257,16 +210,6 @@ mod tests {
 #[cfg(test)]
 mod limits {
     use super::*;
-
-    #[test]
-    fn a_file_over_the_limit_is_refused_by_its_size_naming_both() {
-        assert_eq!(too_big(MAX_IMPORT_BYTES as f64), None);
-        let why = too_big(12_345_678.0).expect("refused");
-        for lang in crate::i18n::Lang::ALL {
-            let text = why.text(lang);
-            assert!(text.contains("12.3 ") && text.contains(" 5 "), "{text}");
-        }
-    }
 
     #[test]
     fn hostile_files_are_refused_with_a_reason_never_a_panic() {

@@ -132,7 +132,7 @@ impl Workshop {
     /// The workshop with each challenge's scenario as [`Challenge::to_compact_json`]
     /// writes it.
     pub fn to_compact_json(&self) -> String {
-        let mut v = serde_json::to_value(self).expect("a workshop serialises");
+        let mut v = value_of(self);
         if let Some(Value::Array(cs)) = v.get_mut("challenges") {
             for (c, challenge) in cs.iter_mut().zip(&self.challenges) {
                 *c = compact_value(challenge);
@@ -142,10 +142,19 @@ impl Workshop {
     }
 }
 
+/// `x` as a JSON value, through its JSON text: not `serde_json::to_value`, whose writers
+/// for `Value` would be a second set beside the text writers the page already holds (tens
+/// of kilobytes of the page's 480 KB cap, #18). Maps with string keys and plain values
+/// only: writing cannot fail, and the text is JSON.
+fn value_of<T: Serialize>(x: &T) -> Value {
+    let text = serde_json::to_string(x).expect("a challenge serialises");
+    serde_json::from_str(&text).expect("serde_json reads its own text")
+}
+
 /// A challenge as JSON, its scenario pruned of default values.
 fn compact_value(c: &Challenge) -> Value {
-    let mut v = serde_json::to_value(c).expect("a challenge serialises");
-    let defaults = serde_json::to_value(Scenario::default()).expect("a scenario serialises");
+    let mut v = value_of(c);
+    let defaults = value_of(&Scenario::default());
     if let Some(Value::Object(s)) = v.get_mut("scenario") {
         // `name` has no serde default: it stays, whatever it says.
         let name = s.remove("name");

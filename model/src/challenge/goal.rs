@@ -410,12 +410,14 @@ fn setting_now(s: Setting, w: &World) -> Setting {
 
 /// An enum value by its snake_case JSON name (the model's own serde names).
 fn from_name<T: DeserializeOwned>(name: &str) -> Option<T> {
-    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+    // Through JSON text, as `read::typed` does (the page's wasm holds those readers).
+    serde_json::from_str(&serde_json::Value::String(name.to_string()).to_string()).ok()
 }
 
 /// An enum value's snake_case JSON name.
 fn name_of<T: Serialize + fmt::Debug>(v: &T) -> String {
-    match serde_json::to_value(v) {
+    let text = serde_json::to_string(v).unwrap_or_default();
+    match serde_json::from_str(&text) {
         Ok(serde_json::Value::String(s)) => s,
         _ => format!("{v:?}"),
     }

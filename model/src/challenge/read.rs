@@ -10,7 +10,6 @@ use crate::lesson::{self, Outcome};
 use crate::scenario::{proc_index, CleanerConfig, Config, RelayConfig, Workload};
 use crate::{Action, Scenario};
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -53,7 +52,15 @@ fn shape(field: impl Into<String>, message: impl Into<String>) -> FormatError {
 
 /// A value of type `T`, or a shape error at `path`.
 fn de<T: DeserializeOwned>(v: &Value, path: &str) -> Result<T, FormatError> {
-    T::deserialize(v).map_err(|e| shape(path, e.to_string()))
+    typed(v).map_err(|e| shape(path, e.to_string()))
+}
+
+/// `v` as a `T`, read from its JSON text. Not `T::deserialize(v)`: the page already
+/// holds every scenario type's reader for JSON text (runs and links are read from text),
+/// and a second set of readers for `Value` cost the page's wasm tens of kilobytes (its
+/// 480 KB cap, #18). These files are small; printing a part again costs microseconds.
+fn typed<T: DeserializeOwned>(v: &Value) -> Result<T, serde_json::Error> {
+    serde_json::from_str(&v.to_string())
 }
 
 /// An object's fields, with the path that names them.
@@ -219,7 +226,7 @@ fn read_texts(f: &Fields) -> Result<BTreeMap<String, Texts>, FormatError> {
 
 /// The scenario, within the model's own limits (`Scenario::validate`).
 fn read_scenario(v: &Value, path: &str) -> Result<Scenario, FormatError> {
-    let s = Scenario::deserialize(v).map_err(|e| shape(locate(v, path, &e), e.to_string()))?;
+    let s: Scenario = typed(v).map_err(|e| shape(locate(v, path, &e), e.to_string()))?;
     s.validate().map_err(|e| {
         let message = e.message;
         FormatError::new(format!("{path}.{}", e.field), Kind::Scenario { message })
@@ -337,7 +344,7 @@ fn locate(v: &Value, path: &str, e: &serde_json::Error) -> String {
         let mut probe = Map::new();
         probe.insert("name".into(), Value::String(String::new()));
         probe.insert(k.clone(), x.clone());
-        if Scenario::deserialize(&Value::Object(probe)).is_ok() {
+        if typed::<Scenario>(&Value::Object(probe)).is_ok() {
             continue;
         }
         let at = child(path, k);
@@ -377,7 +384,7 @@ fn locate_keys<T: DeserializeOwned>(v: &Value, path: &str) -> String {
     };
     for (k, x) in m {
         let probe = Value::Object(Map::from_iter([(k.clone(), x.clone())]));
-        if T::deserialize(&probe).is_err() {
+        if typed::<T>(&probe).is_err() {
             return child(path, k);
         }
     }
@@ -389,7 +396,7 @@ fn locate_item<T: DeserializeOwned>(v: &Value, path: &str) -> String {
     let Some(items) = v.as_array() else {
         return path.to_string();
     };
-    match items.iter().position(|x| T::deserialize(x).is_err()) {
+    match items.iter().position(|x| typed::<T>(x).is_err()) {
         Some(i) => index(path, i),
         None => path.to_string(),
     }

@@ -23,7 +23,9 @@ use std::process::{Command, ExitCode};
 use serde_json::Value;
 use static_server::{Options, StaticServer};
 
-const RUNS: usize = 3;
+/// Five, not three: total blocking time measured 149–206 ms on a quiet host, near its
+/// 200 ms budget, and the median of five is steadier.
+const RUNS: usize = 5;
 
 /// One figure: its name, how to read it from a report, the budget and which way it points.
 struct Budget {
@@ -34,9 +36,6 @@ struct Budget {
     unit: &'static str,
     /// Moves with the host's CPU load (judged only on a quiet host).
     cpu_bound: bool,
-    /// What is enforced while the budget is not yet met (#18 open): the figure measured
-    /// on a quiet host with a margin, so a regression still fails. None: the budget is.
-    ceiling: Option<f64>,
 }
 
 fn score(r: &Value, category: &str) -> Option<f64> {
@@ -56,8 +55,8 @@ const BUDGETS: [Budget; 7] = [
         at_most: false,
         unit: "",
         cpu_bound: true,
-        // Quiet host, 2026-12-04: 78–91 (see TBT).
-        ceiling: Some(75.0),
+        // Quiet host, 2026-12-05: 97–99 over 4 runs (2026-12-04, before the first load
+        // was split into tasks: 78–91).
     },
     Budget {
         name: "accessibility",
@@ -66,7 +65,6 @@ const BUDGETS: [Budget; 7] = [
         at_most: false,
         unit: "",
         cpu_bound: false,
-        ceiling: None,
     },
     Budget {
         name: "best practices",
@@ -75,7 +73,6 @@ const BUDGETS: [Budget; 7] = [
         at_most: false,
         unit: "",
         cpu_bound: false,
-        ceiling: None,
     },
     Budget {
         name: "SEO",
@@ -84,7 +81,6 @@ const BUDGETS: [Budget; 7] = [
         at_most: false,
         unit: "",
         cpu_bound: false,
-        ceiling: None,
     },
     Budget {
         name: "largest contentful paint",
@@ -93,7 +89,6 @@ const BUDGETS: [Budget; 7] = [
         at_most: true,
         unit: " ms",
         cpu_bound: false,
-        ceiling: None,
     },
     Budget {
         name: "total blocking time",
@@ -102,12 +97,11 @@ const BUDGETS: [Budget; 7] = [
         at_most: true,
         unit: " ms",
         cpu_bound: true,
-        // Quiet host, 2026-12-04: 380–1 064 ms over 7 runs (median of the bench's three:
-        // 796). Most of it is one task, the first build of the whole page (~90 ms
-        // unthrottled, 330–400 ms at 4×: a CPU profile of the release build with names).
-        // Drawing the details tabs a task later moved the figure within this noise and
-        // cost 0.5–1.3 KB of the 480 KB cap, so it was not kept.
-        ceiling: Some(1200.0),
+        // Quiet host, 2026-12-05: 149, 150, 162, 206 ms (2026-12-04: 380–1 064 ms). The
+        // longest task was the first build of the whole page; now the page mounts after
+        // the boot shell's first paint, builds the stage and the lesson's card, and the
+        // details tabs, the keyboard dialog and each hidden panel a task later each
+        // (`src/browser/turns.rs`); the warm-up skips two frames and runs in 4 ms slices.
     },
     Budget {
         name: "requests on first load",
@@ -116,7 +110,6 @@ const BUDGETS: [Budget; 7] = [
         at_most: true,
         unit: "",
         cpu_bound: false,
-        ceiling: None,
     },
 ];
 
@@ -200,17 +193,12 @@ fn main() -> ExitCode {
         let m = median(values);
         let meets = |limit: f64| if b.at_most { m <= limit } else { m >= limit };
         let ok = meets(b.limit);
-        let enforced = b.ceiling.unwrap_or(b.limit);
-        let held = meets(enforced);
         let judged = quiet || !b.cpu_bound;
         let sign = if b.at_most { "<=" } else { ">=" };
-        let verdict = match (ok, held, judged) {
-            (true, _, _) => "ok".to_string(),
-            (false, true, _) => {
-                format!("OVER the budget; within the enforced ceiling {enforced} while #18 is open")
-            }
-            (false, false, true) => "OVER".to_string(),
-            (false, false, false) => "over; not judged, the host is busy".to_string(),
+        let verdict = match (ok, judged) {
+            (true, _) => "ok",
+            (false, true) => "OVER",
+            (false, false) => "over; not judged, the host is busy",
         };
         println!(
             "  {:<26} {m:>6.0}{} (runs: {}; budget {sign} {}{}) {verdict}",
@@ -220,10 +208,10 @@ fn main() -> ExitCode {
             b.limit,
             b.unit
         );
-        if !held && judged {
+        if !ok && judged {
             failed.push(format!(
-                "{} {m:.0}{} (enforced {sign} {enforced}{})",
-                b.name, b.unit, b.unit
+                "{} {m:.0}{} (budget {sign} {}{})",
+                b.name, b.unit, b.limit, b.unit
             ));
         }
     }

@@ -3,6 +3,7 @@
 //! `main.rs` mounts [`App`]; every other component lives in its own file.
 
 pub mod browser;
+pub mod challenge;
 pub mod error_panel;
 pub mod header;
 pub mod i18n;

@@ -308,7 +308,8 @@ async fn walk_delivery_and_inbox(client: &Client) -> TestResult {
     Ok(())
 }
 
-/// Every step is done, and the progress survives a reload, exports and resets.
+/// Every step is done, and the progress survives a reload, exports, resets and comes back
+/// from its file.
 async fn progress_survives_a_reload(client: &Client, page: &str) -> TestResult {
     let all = format!("{n} / {n}", n = STEPS.len());
     let done = text_of(client, "progress-done").await?;
@@ -328,7 +329,66 @@ async fn progress_survives_a_reload(client: &Client, page: &str) -> TestResult {
     click(client, "progress-reset").await?;
     let reset = text_of(client, "progress-done").await?;
     assert!(reset.starts_with("0 "), "after reset: {reset}");
+    progress_moves_by_file(client, &export, &all, &reset).await
+}
+
+/// #23: the exported progress, loaded from its file into the cleared page, is all back; a
+/// file that is not progress is refused with a message and changes nothing.
+async fn progress_moves_by_file(
+    client: &Client,
+    export: &str,
+    all: &str,
+    reset: &str,
+) -> TestResult {
+    let dir = std::env::temp_dir().join(format!("outbox-lesson-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let (good, bad) = (dir.join("progress.json"), dir.join("bad.json"));
+    std::fs::write(
+        &good,
+        percent_decoded(export.split_once(',').map_or("", |p| p.1))?,
+    )?;
+    std::fs::write(&bad, "{\"step\": 999}")?;
+    let input = client.find(Locator::Css(&css("progress-import"))).await?;
+    input.send_keys(&bad.display().to_string()).await?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !text_of(client, "notice")
+        .await
+        .unwrap_or_default()
+        .contains("step")
+    {
+        assert!(Instant::now() < deadline, "the bad file was not refused");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(text_of(client, "progress-done").await?, reset);
+    let input = client.find(Locator::Css(&css("progress-import"))).await?;
+    input.send_keys(&good.display().to_string()).await?;
+    while !text_of(client, "progress-done").await?.contains(all) {
+        assert!(
+            Instant::now() < deadline,
+            "the exported progress did not come back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     Ok(())
+}
+
+/// A `data:` URL's text (`%XX` escapes decoded).
+fn percent_decoded(data: &str) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+    let mut bytes = Vec::new();
+    let mut it = data.bytes();
+    while let Some(b) = it.next() {
+        if b == b'%' {
+            let hex: String = [it.next(), it.next()]
+                .iter()
+                .flatten()
+                .map(|&c| c as char)
+                .collect();
+            bytes.push(u8::from_str_radix(&hex, 16)?);
+        } else {
+            bytes.push(b);
+        }
+    }
+    Ok(String::from_utf8(bytes)?)
 }
 
 #[tokio::test]

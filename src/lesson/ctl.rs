@@ -117,14 +117,8 @@ impl Progress {
     }
 }
 
-/// The JSON name of an outcome (what the export holds).
-pub fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Lost => "lost",
-        Outcome::Duplicate => "duplicate",
-        Outcome::Fine => "fine",
-    }
-}
+/// The JSON name of an outcome (what the export holds): the challenge format's.
+pub use outbox_model::challenge::outcome_name;
 
 pub fn outcome_key(o: Outcome) -> Key {
     match o {
@@ -191,6 +185,9 @@ pub struct LessonCtl {
     pub presenter: RwSignal<bool>,
     pub predict: RwSignal<Predict>,
     pub hint: RwSignal<bool>,
+    /// A workshop's challenge is open: the run is not the course's step, so the course's
+    /// goal is not judged and its guesses are not recorded in the course's progress.
+    pub away: RwSignal<bool>,
     /// Whether the open step's goal holds in the world now.
     pub reached: Memo<bool>,
 }
@@ -209,10 +206,12 @@ impl LessonCtl {
         };
         let step = RwSignal::new(progress.step.min(STEPS.len() - 1));
         let progress = RwSignal::new(progress);
+        let away = RwSignal::new(false);
         let reached = Memo::new(move |_| {
             ctl.slow.track();
-            // Someone else's run (a shared link) is not this learner's doing.
-            if ctl.shared.get() {
+            // Someone else's run (a shared link) is not this learner's doing; a
+            // workshop's run is not the course's.
+            if ctl.shared.get() || away.get() {
                 return false;
             }
             let st = &STEPS[step.get()];
@@ -228,6 +227,7 @@ impl LessonCtl {
             presenter: RwSignal::new(false),
             predict: RwSignal::new(Predict::Off),
             hint: RwSignal::new(false),
+            away,
             reached,
         };
         // Remember a reached goal.
@@ -261,6 +261,10 @@ impl LessonCtl {
                 if ctl.finished() {
                     let actual = ctl.sim.with_value(|s| Outcome::of(&s.world));
                     lesson.predict.set(Predict::Revealed { guess, actual });
+                    if away.get_untracked() {
+                        // A workshop's guess: its own controller records it.
+                        return;
+                    }
                     let id = STEPS[step.get_untracked()].id.to_string();
                     progress.update(|p| {
                         p.predictions.retain(|x| x.step != id);
@@ -283,6 +287,7 @@ impl LessonCtl {
     /// Opens step `i` and loads its scenario.
     pub fn go(&self, i: usize) {
         let i = i.min(STEPS.len() - 1);
+        self.away.set(false);
         self.step.set(i);
         self.progress.update(|p| p.step = i);
         self.hint.set(false);
@@ -299,7 +304,11 @@ impl LessonCtl {
     }
 
     fn arm_predict(&self) {
-        let on = self.current().predict.is_some();
+        self.arm_guess(self.current().predict.is_some());
+    }
+
+    /// Asks for a guess before the run's first kill (`on`), or asks for none.
+    pub fn arm_guess(&self, on: bool) {
         self.predict
             .set(if on { Predict::Open } else { Predict::Off });
         self.ctl.halt_before_kill.set(on);

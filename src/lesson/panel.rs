@@ -1,20 +1,22 @@
 //! The lesson beside the stage: tabs for the guided steps, the schema (§3.1), the
-//! exercises, the quiz and "in real work" (§10); the progress with its reset and its JSON
-//! export; presenter mode and the speaker-notes window. The card folds to the step's title
+//! exercises, the quiz and "in real work" (§10); the progress with its reset, its JSON
+//! export and import (progress moves to another machine, #23); presenter mode and the speaker-notes window. The card folds to the step's title
 //! and goal, so a learner can give the stage the room and still see what to do.
 
 use leptos::either::EitherOf5;
 use leptos::prelude::*;
 use outbox_model::lesson::STEPS;
 
+use crate::browser::file::read_chosen;
 use crate::browser::url::data_url;
 use crate::i18n::{tr, use_i18n, I18n, Key};
-use crate::lesson::ctl::{use_lesson, Tab};
+use crate::lesson::ctl::{use_lesson, LessonCtl, Progress, Tab};
 use crate::lesson::exercises::Exercises;
 use crate::lesson::guided_step::GuidedStep;
 use crate::lesson::quiz::Quiz;
 use crate::lesson::real_work::RealWork;
 use crate::lesson::schema_panel::SchemaPanel;
+use crate::playground::ctl::Notice;
 
 const TABS: [(Tab, Key, &str); 5] = [
     (Tab::Path, Key::TabPath, "tab-path"),
@@ -47,6 +49,23 @@ fn fold_button(folded: RwSignal<bool>, i18n: I18n) -> impl IntoView {
             {move || i18n.t(if folded.get() { Key::LessonExpand } else { Key::LessonCollapse })}
         </button>
     }
+}
+
+/// Replaces the course's progress with one read from a file (exported on another
+/// machine); a bad file is refused with its reason and changes nothing.
+fn import_progress(lesson: LessonCtl, ev: &leptos::ev::Event) {
+    read_chosen(ev, move |text| {
+        let notice = match text.and_then(|t| Progress::from_json(&t)) {
+            Ok(p) => {
+                let at = p.step;
+                lesson.progress.set(p);
+                lesson.go(at);
+                Notice::info(Key::ProgressImported, "")
+            }
+            Err(why) => Notice::error(Key::NoticeBadProgress, why),
+        };
+        let _ = lesson.ctl.notice.try_set(Some(notice));
+    });
 }
 
 #[component]
@@ -95,6 +114,11 @@ pub fn LessonPanel() -> impl IntoView {
                     <a class="button" data-testid="progress-export" download="outbox-playground-progress.json" href=export>
                         {tr(Key::ProgressExport)}
                     </a>
+                    <label class="button course__import">
+                        {tr(Key::ProgressImport)}
+                        <input type="file" accept=".json,application/json" data-testid="progress-import"
+                            on:change=move |ev| import_progress(lesson, &ev)/>
+                    </label>
                     <button
                         type="button"
                         data-testid="presenter-toggle"

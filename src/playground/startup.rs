@@ -21,7 +21,7 @@ fn default_sim() -> Sim {
     Sim::new(outbox_model::preset(DEFAULT_PRESET).expect("the default preset exists"))
 }
 
-fn location_hash() -> String {
+pub fn location_hash() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default()
@@ -90,7 +90,7 @@ pub fn open_link(hash: &str) -> Result<(Sim, Option<Notice>), Notice> {
     let what = Reason::new(Key::SharedRunWhat)
         .arg("scenario", &sim.scenario.name)
         .arg("n", sim.total());
-    let notice = match keep_saved_before_link(&sim) {
+    let notice = match keep_saved_before_link(&link::to_json(&sim.to_run())) {
         Some(n) => Notice {
             also: Some(Key::NoticeSharedRunShort),
             ..n
@@ -100,9 +100,11 @@ pub fn open_link(hash: &str) -> Result<(Sim, Option<Notice>), Notice> {
     Ok((sim, Some(notice)))
 }
 
-fn keep_saved_before_link(sim: &Sim) -> Option<Notice> {
+/// Keeps the saved run under `…/run/before-link` when `replacement` (the JSON of the run
+/// a link opens) differs from it: a notice offering it back, None when nothing was lost.
+pub fn keep_saved_before_link(replacement: &str) -> Option<Notice> {
     let saved = storage::get(KEY)?;
-    if saved == link::to_json(&sim.to_run()) {
+    if saved == replacement {
         return None;
     }
     Some(match storage::set(&before_link_key(KEY), &saved) {

@@ -1,5 +1,5 @@
-//! Share: the run's link in the address bar and on the clipboard, and shown to copy by
-//! hand.
+//! Share: the run's link (or a challenge's, `src/challenge/`) in the address bar and on
+//! the clipboard, and shown to copy by hand.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
@@ -12,16 +12,36 @@ use crate::run::link::LONG_LINK;
 /// once the clipboard took it (the promise resolved); a refusal shows the link in a field
 /// to copy by hand, and a link long enough to be cut by chat apps is warned about.
 pub fn share(ctl: Ctl) {
-    let frag = ctl.link_fragment();
-    let Some(w) = web_sys::window() else { return };
+    share_fragment(ctl, &ctl.link_fragment(), false);
+}
+
+/// The page's address with `frag` (without `#`) as its fragment; with all of its query
+/// (`?lang=`, `?present`, …), or with its language only (`for_room`: a link handed to a
+/// room opens the learner's page, not the presenter's).
+pub fn page_url(frag: &str, for_room: bool) -> String {
+    let Some(w) = web_sys::window() else {
+        return String::new();
+    };
     let loc = w.location();
-    let base = format!(
-        "{}{}{}",
+    // Only a language the page knows goes on (the query is anyone's text).
+    let lang =
+        crate::browser::url::url_param("lang").and_then(|c| crate::i18n::Lang::from_code(&c));
+    let search = match (for_room, lang) {
+        (false, _) => loc.search().unwrap_or_default(),
+        (true, Some(lang)) => format!("?lang={}", lang.code()),
+        (true, None) => String::new(),
+    };
+    format!(
+        "{}{}{search}#{frag}",
         loc.origin().unwrap_or_default(),
         loc.pathname().unwrap_or_default(),
-        loc.search().unwrap_or_default()
-    );
-    let url = format!("{base}#{frag}");
+    )
+}
+
+/// [`share`] for any fragment (without `#`); `for_room` as in [`page_url`].
+pub fn share_fragment(ctl: Ctl, frag: &str, for_room: bool) {
+    let Some(w) = web_sys::window() else { return };
+    let url = page_url(frag, for_room);
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }

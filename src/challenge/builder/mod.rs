@@ -1,0 +1,231 @@
+//! The builder (a details tab): an instructor makes a challenge from the stage's current
+//! run — its scenario is the start, a goal set from a form or written in the goal
+//! language, texts in the page's language, a guess to ask for, and the run's own actions
+//! recorded as the solution. "Check" asks the model (`Challenge::check`: the goal must be
+//! false at the start, the solution must reach it) and the reader (the format's limits)
+//! before anything is shared; then the challenge is a link, a file, a QR code, or the
+//! next challenge of a workshop (`draft.rs`).
+
+pub mod draft;
+pub mod goal_form;
+pub mod result;
+
+use leptos::prelude::*;
+use outbox_model::challenge::{
+    outcome_of_name, Challenge, CheckReport, Goal, Texts, FORMAT_VERSION,
+};
+use outbox_model::Action;
+use std::collections::BTreeMap;
+
+use crate::challenge::builder::draft::Draft;
+use crate::challenge::builder::goal_form::GoalForm;
+use crate::challenge::builder::result::CheckResult;
+use crate::challenge::reasons::{check_reason, format_reason, goal_reason};
+use crate::i18n::{tr, use_i18n, Key, Lang, Reason};
+use crate::playground::ctl::{use_ctl, Ctl};
+use crate::run::sim::Input;
+
+/// What the form holds.
+#[derive(Clone, Copy)]
+pub struct Form {
+    pub title: RwSignal<String>,
+    pub body: RwSignal<String>,
+    pub hint: RwSignal<String>,
+    pub goal: RwSignal<String>,
+    /// `lost`, `duplicate`, `fine`, or empty for no guess.
+    pub predict: RwSignal<String>,
+    pub solution: RwSignal<Option<Vec<Action>>>,
+    /// The last check: the challenge and what the model found, or why not.
+    pub checked: RwSignal<Option<Result<(Challenge, CheckReport), Reason>>>,
+    /// Challenges added to the workshop being made.
+    pub workshop: RwSignal<Vec<Challenge>>,
+}
+
+/// An id from a title: its ASCII letters and digits, lower-cased, the rest as `-`;
+/// a title with none (Cyrillic) gets one from its hash. At most 40 characters.
+pub fn slug(title: &str) -> String {
+    let mut s = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c.to_ascii_lowercase());
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    let s = s.trim_end_matches('-');
+    if s.is_empty() {
+        let h = title
+            .bytes()
+            .fold(5381u32, |h, b| h.wrapping_mul(33) ^ b as u32);
+        return format!("c-{h:08x}");
+    }
+    s.chars()
+        .take(40)
+        .collect::<String>()
+        .trim_end_matches('-')
+        .to_string()
+}
+
+/// The actions of the run, in order (its ticks left out): a solution is its actions
+/// applied at the start, then the run played to its end (`Challenge::check`).
+fn actions_of(ctl: Ctl) -> Vec<Action> {
+    ctl.sim.with_value(|s| {
+        s.inputs()
+            .iter()
+            .filter_map(|i| match i {
+                Input::Act(a) => Some(a.clone()),
+                Input::Ticks(_) => None,
+            })
+            .collect()
+    })
+}
+
+/// The challenge the form says, read back through the model's reader (so a shared one
+/// is known to open), then checked by the model.
+fn check(form: Form, ctl: Ctl, lang: Lang) -> Result<(Challenge, CheckReport), Reason> {
+    let goal = form
+        .goal
+        .with_untracked(|g| Goal::parse(g))
+        .map_err(|e| goal_reason(&e, "goal"))?;
+    let title = form.title.get_untracked();
+    let hint = Some(form.hint.get_untracked()).filter(|h| !h.trim().is_empty());
+    let texts = Texts {
+        title: title.trim().to_string(),
+        body: form.body.get_untracked(),
+        hint,
+    };
+    let challenge = Challenge {
+        v: FORMAT_VERSION,
+        id: slug(&title),
+        lesson: None,
+        texts: BTreeMap::from([(lang.code().to_string(), texts)]),
+        predict: form.predict.with_untracked(|p| outcome_of_name(p)),
+        goal,
+        scenario: ctl.scenario(),
+        solution: form.solution.get_untracked(),
+    };
+    let read = Challenge::from_json(&challenge.to_compact_json()).map_err(|e| format_reason(&e))?;
+    let report = read.check().map_err(|e| check_reason(&e))?;
+    Ok((read, report))
+}
+
+#[component]
+pub fn Builder() -> impl IntoView {
+    let ctl = use_ctl();
+    let i18n = use_i18n();
+    let form = Form {
+        title: RwSignal::new(String::new()),
+        body: RwSignal::new(String::new()),
+        hint: RwSignal::new(String::new()),
+        goal: RwSignal::new(String::new()),
+        predict: RwSignal::new(String::new()),
+        solution: RwSignal::new(None),
+        checked: RwSignal::new(None),
+        workshop: RwSignal::new(Vec::new()),
+    };
+    // A check speaks for the form as it was: any change asks for a new one.
+    Effect::new(move |_| {
+        form.title.track();
+        form.body.track();
+        form.hint.track();
+        form.goal.track();
+        form.predict.track();
+        form.solution.track();
+        ctl.scenario_version.track();
+        form.checked.set(None);
+    });
+    let scenario = move || {
+        ctl.scenario_version.track();
+        i18n.t(Key::BuilderStart)
+            .replace("{name}", &ctl.scenario().name)
+    };
+    let solution = move || match form.solution.get() {
+        None => i18n.t(Key::BuilderNoSolution).to_string(),
+        Some(a) => i18n
+            .t(Key::BuilderSolution)
+            .replace("{n}", &a.len().to_string()),
+    };
+    let text = |label: Key, value: RwSignal<String>, id: &'static str, long: bool| {
+        let input = move |ev| value.set(event_target_value(&ev));
+        view! {
+            <label class="builder__field">
+                <span>{tr(label)}</span>
+                {if long {
+                    view! { <textarea rows="3" data-testid=id prop:value=value on:input=input></textarea> }.into_any()
+                } else {
+                    view! { <input type="text" data-testid=id prop:value=value on:input=input/> }.into_any()
+                }}
+            </label>
+        }
+    };
+    view! {
+        <section class="builder" data-testid="builder" aria-labelledby="builder-heading">
+            <h2 id="builder-heading" class="panel__heading">{tr(Key::BuilderHeading)}</h2>
+            <p class="builder__intro">{tr(Key::BuilderIntro)}</p>
+            <p data-testid="builder-start">{scenario}</p>
+            {text(Key::BuilderTitle, form.title, "builder-title", false)}
+            {text(Key::BuilderBody, form.body, "builder-body", true)}
+            {text(Key::BuilderHint, form.hint, "builder-hint", false)}
+            <GoalForm goal=form.goal/>
+            <label class="builder__field">
+                <span>{tr(Key::BuilderPredict)}</span>
+                <select data-testid="builder-predict" on:change=move |ev| form.predict.set(event_target_value(&ev))>
+                    <option value="">{tr(Key::BuilderPredictNone)}</option>
+                    <option value="lost">{tr(Key::OutcomeLost)}</option>
+                    <option value="duplicate">{tr(Key::OutcomeDuplicate)}</option>
+                    <option value="fine">{tr(Key::OutcomeFine)}</option>
+                </select>
+            </label>
+            <div class="builder__row">
+                <span data-testid="builder-solution">{solution}</span>
+                <button type="button" data-testid="builder-record" on:click=move |_| form.solution.set(Some(actions_of(ctl)))>
+                    {tr(Key::BuilderRecord)}
+                </button>
+                <button type="button" data-testid="builder-no-solution" on:click=move |_| form.solution.set(None)>
+                    {tr(Key::BuilderClearSolution)}
+                </button>
+            </div>
+            <button type="button" class="builder__check" data-testid="builder-check"
+                on:click=move |_| form.checked.set(Some(check(form, ctl, i18n.lang_untracked())))>
+                {tr(Key::BuilderCheck)}
+            </button>
+            <CheckResult form=form/>
+            <Draft form=form/>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+    use outbox_model::challenge::{Challenge, MAX_ID_CHARS};
+
+    /// Every id the builder makes is one the reader takes (a slug of a–z, 0–9 and `-`,
+    /// 1 to 40 long), from Latin, Uzbek, Cyrillic, empty and very long titles.
+    #[test]
+    fn a_title_becomes_an_id_the_reader_takes() {
+        assert_eq!(slug("Relay o'lsin!"), "relay-o-lsin");
+        assert_eq!(slug("  --Two  relays--  "), "two-relays");
+        let long = "a".repeat(39) + "-b";
+        assert_eq!(slug(&long), "a".repeat(39));
+        let c = &outbox_model::challenge::lesson_challenges()[0];
+        for title in [
+            "Relay o'lsin!",
+            "Дубль в очереди",
+            "",
+            "ё",
+            &"x-".repeat(60),
+            &long,
+        ] {
+            let id = slug(title);
+            assert!(
+                !id.is_empty() && id.len() <= MAX_ID_CHARS,
+                "{title:?} -> {id:?}"
+            );
+            let mut c = c.clone();
+            c.id = id.clone();
+            Challenge::from_json(&c.to_compact_json()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        }
+        assert_ne!(slug("Дубль"), slug("Потеря"));
+    }
+}

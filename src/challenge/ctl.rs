@@ -1,0 +1,400 @@
+//! The open workshop, shared through context (a challenge link opens as a workshop of
+//! one): which of its challenges is open, whether its goal holds (the model judges:
+//! `Goal::holds` on the run's world, and only on a run of the challenge's own scenario),
+//! the learner's progress in it (localStorage, one key per workshop id, exported and
+//! imported as JSON), the hint, and "show the solution". The open workshop is saved too,
+//! so a reload keeps it after its link has left the address.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use outbox_model::challenge::{outcome_name, Workshop, MAX_CHALLENGES};
+use serde::{Deserialize, Serialize};
+
+use crate::browser::storage;
+use crate::challenge::link;
+use crate::i18n::{Key, Reason};
+use crate::lesson::ctl::{LessonCtl, Predict, Prediction, Tab};
+use crate::playground::ctl::{Ctl, Notice};
+
+/// The open workshop's compact JSON.
+pub const OPEN_KEY: &str = "outbox-playground/v1/workshop";
+
+/// Where a workshop's progress is kept.
+pub fn progress_key(id: &str) -> String {
+    format!("{OPEN_KEY}/{id}/progress")
+}
+
+/// A learner's progress in one workshop, as saved and exported.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WorkshopProgress {
+    /// The workshop's id: another workshop's file is refused on import.
+    pub workshop: String,
+    /// The challenge open last.
+    pub step: usize,
+    /// Ids of the challenges whose goal was reached.
+    pub done: Vec<String>,
+    /// Guesses made before a reveal.
+    pub predictions: Vec<Prediction>,
+}
+
+impl WorkshopProgress {
+    /// Reads a saved or imported progress and holds it to `w`: its id, its challenges.
+    pub fn from_json(text: &str, w: &Workshop) -> Result<WorkshopProgress, Reason> {
+        let p: WorkshopProgress = serde_json::from_str(text).map_err(|e| Reason::json(&e))?;
+        let field = |f: &str| Reason::new(Key::ReasonProgressField).arg("field", f);
+        if p.workshop != w.id {
+            return Err(Reason::new(Key::ReasonOtherWorkshop).arg("id", &w.id));
+        }
+        if p.step >= w.challenges.len() {
+            return Err(field("step"));
+        }
+        let known = |id: &String| w.challenges.iter().any(|c| &c.id == id);
+        if p.done.len() > MAX_CHALLENGES || !p.done.iter().all(known) {
+            return Err(field("done"));
+        }
+        if p.predictions.len() > MAX_CHALLENGES || !p.predictions.iter().all(|x| known(&x.step)) {
+            return Err(field("predictions"));
+        }
+        Ok(p)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn is_done(&self, id: &str) -> bool {
+        self.done.iter().any(|d| d == id)
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct WorkshopCtl {
+    pub ctl: Ctl,
+    pub lesson: LessonCtl,
+    pub open: RwSignal<Option<Arc<Workshop>>>,
+    pub step: RwSignal<usize>,
+    pub progress: RwSignal<WorkshopProgress>,
+    pub hint: RwSignal<bool>,
+    /// The open challenge's goal holds in the run's world.
+    pub reached: Memo<bool>,
+    /// The run of the open challenge ended without its goal.
+    pub failed: Memo<bool>,
+}
+
+impl WorkshopCtl {
+    pub fn new(ctl: Ctl, lesson: LessonCtl) -> WorkshopCtl {
+        let open: RwSignal<Option<Arc<Workshop>>> = RwSignal::new(None);
+        let step = RwSignal::new(0);
+        // Judged on the challenge's own scenario only: a preset picked on the stage is
+        // not this challenge's run, whatever its counters say.
+        let judged = move |finished: bool| {
+            ctl.slow.track();
+            let w = open.get()?;
+            let c = w.challenges.get(step.get())?;
+            if ctl.shared.get() {
+                return None;
+            }
+            ctl.sim.with_value(|s| {
+                (s.scenario == c.scenario && (!finished || s.finished()))
+                    .then(|| c.goal.holds(&s.world))
+            })
+        };
+        let reached = Memo::new(move |_| judged(false) == Some(true));
+        let failed = Memo::new(move |_| judged(true) == Some(false));
+        let w = WorkshopCtl {
+            ctl,
+            lesson,
+            open,
+            step,
+            progress: RwSignal::new(WorkshopProgress::default()),
+            hint: RwSignal::new(false),
+            reached,
+            failed,
+        };
+        w.remember();
+        w
+    }
+
+    /// Marks reached goals, records guesses, and keeps the progress saved.
+    fn remember(self) {
+        Effect::new(move |_| {
+            if self.reached.get() {
+                if let Some(id) = self.current_id() {
+                    if !self.progress.with_untracked(|p| p.is_done(&id)) {
+                        self.progress.update(|p| p.done.push(id));
+                    }
+                }
+            }
+        });
+        Effect::new(move |_| {
+            if let Predict::Revealed { guess, actual } = self.lesson.predict.get() {
+                if !self.lesson.away.get_untracked() {
+                    return;
+                }
+                let Some(id) = self.current_id() else { return };
+                self.progress.update(|p| {
+                    p.predictions.retain(|x| x.step != id);
+                    p.predictions.push(Prediction {
+                        step: id,
+                        guess: outcome_name(guess).into(),
+                        actual: outcome_name(actual).into(),
+                    });
+                });
+            }
+        });
+        Effect::new(move |_| {
+            let p = self.progress.get();
+            if p.workshop.is_empty() {
+                return;
+            }
+            if let Err(why) = storage::set(&progress_key(&p.workshop), &p.to_json()) {
+                self.ctl.report_save_failed(why);
+            }
+        });
+    }
+
+    fn current_id(&self) -> Option<String> {
+        let i = self.step.get_untracked();
+        self.open
+            .with_untracked(|w| Some(w.as_ref()?.challenges.get(i)?.id.clone()))
+    }
+
+    /// Opens `w` at the challenge its saved progress was on (a fresh start else), keeps it
+    /// saved, and loads that challenge's scenario unless `keep_run` (a reload: the run
+    /// saved with it is the learner's own).
+    pub fn open_workshop(&self, w: Workshop, keep_run: bool) {
+        let progress = saved_progress(&w, self.ctl);
+        if let Err(why) = storage::set(OPEN_KEY, &w.to_compact_json()) {
+            self.ctl.report_save_failed(why);
+        }
+        let at = progress.step;
+        self.progress.set(progress);
+        self.open.set(Some(Arc::new(w)));
+        if keep_run {
+            self.step.set(at);
+            self.lesson.away.set(true);
+        } else {
+            self.go(at);
+        }
+    }
+
+    /// Opens challenge `i`: its scenario, its guess if it asks for one, no hint yet.
+    pub fn go(&self, i: usize) {
+        let Some(c) = self
+            .open
+            .with_untracked(|w| w.as_ref().and_then(|w| w.challenges.get(i).cloned()))
+        else {
+            return;
+        };
+        self.step.set(i);
+        self.progress.update(|p| p.step = i);
+        self.hint.set(false);
+        self.lesson.away.set(true);
+        self.ctl.load(c.scenario);
+        self.lesson.arm_guess(c.predict.is_some());
+    }
+
+    /// Loads the open challenge again, from its start.
+    pub fn retry(&self) {
+        self.go(self.step.get_untracked());
+    }
+
+    /// Plays the open challenge's solution: its scenario, its actions, then the run.
+    pub fn show_solution(&self) {
+        let i = self.step.get_untracked();
+        let Some(c) = self
+            .open
+            .with_untracked(|w| w.as_ref().and_then(|w| w.challenges.get(i).cloned()))
+        else {
+            return;
+        };
+        let Some(actions) = c.solution else { return };
+        self.lesson.arm_guess(false);
+        self.ctl.load(c.scenario);
+        for a in actions {
+            self.ctl.dispatch(a);
+        }
+        self.ctl.playing.set(true);
+    }
+
+    /// Closes the workshop (its progress stays saved) and goes back to the course's step.
+    pub fn leave(&self) {
+        self.open.set(None);
+        storage::remove(OPEN_KEY);
+        self.lesson.tab.set(Tab::Path);
+        self.lesson.go(self.lesson.step.get_untracked());
+    }
+
+    /// Replaces the workshop's progress with an imported one (refused with a reason if it
+    /// is another workshop's or does not fit this one).
+    pub fn import_progress(&self, text: &str) -> Result<(), Reason> {
+        let p = self.open.with_untracked(|w| match w {
+            Some(w) => WorkshopProgress::from_json(text, w),
+            None => Err(Reason::new(Key::ReasonNotAChallenge)),
+        })?;
+        let at = p.step;
+        self.progress.set(p);
+        self.go(at);
+        Ok(())
+    }
+
+    /// The open workshop's link (the whole fragment, with `#`).
+    pub fn fragment(&self) -> Option<String> {
+        self.open.with(|w| {
+            w.as_ref().map(|w| match w.challenges.as_slice() {
+                [one] if w.id == one.id => link::challenge_fragment(one),
+                _ => link::workshop_fragment(w),
+            })
+        })
+    }
+}
+
+/// The saved progress of `w` (its start if there is none); an unreadable one is set
+/// aside (`…/corrupt`) and reported, never half-read.
+fn saved_progress(w: &Workshop, ctl: Ctl) -> WorkshopProgress {
+    let key = progress_key(&w.id);
+    let fresh = WorkshopProgress {
+        workshop: w.id.clone(),
+        ..WorkshopProgress::default()
+    };
+    let Some(text) = storage::get(&key) else {
+        return fresh;
+    };
+    match WorkshopProgress::from_json(&text, w) {
+        Ok(p) => p,
+        Err(why) => {
+            storage::quarantine(&key, &text);
+            ctl.notice
+                .set(Some(Notice::error(Key::NoticeBadSaved, why)));
+            fresh
+        }
+    }
+}
+
+pub fn use_workshop() -> WorkshopCtl {
+    expect_context::<WorkshopCtl>()
+}
+
+/// A challenge's words in `lang`: its own texts in that language, else in the first of
+/// the page's languages it has; a built-in step's (`lesson`) from the page's i18n.
+pub struct Words {
+    pub title: String,
+    pub body: String,
+    pub hint: Option<String>,
+}
+
+pub fn words(c: &outbox_model::challenge::Challenge, lang: crate::i18n::Lang) -> Words {
+    let own = c.texts.get(lang.code()).or_else(|| {
+        crate::i18n::Lang::ALL
+            .iter()
+            .find_map(|l| c.texts.get(l.code()))
+    });
+    if let Some(t) = own {
+        return Words {
+            title: t.title.clone(),
+            body: t.body.clone(),
+            hint: t.hint.clone(),
+        };
+    }
+    let step = c
+        .lesson
+        .as_deref()
+        .and_then(crate::i18n::lesson_words::step_words);
+    let t = |k| crate::i18n::t(lang, k).to_string();
+    match step {
+        Some(s) => Words {
+            title: t(s.title),
+            body: t(s.body),
+            hint: Some(t(s.hint)),
+        },
+        // The reader refuses a challenge with neither; this is never shown.
+        None => Words {
+            title: c.id.clone(),
+            body: String::new(),
+            hint: None,
+        },
+    }
+}
+
+/// The workshop's title in `lang` (else in any language it has, else its first
+/// challenge's).
+pub fn title(w: &Workshop, lang: crate::i18n::Lang) -> String {
+    w.title
+        .get(lang.code())
+        .or_else(|| w.title.values().next())
+        .cloned()
+        .or_else(|| w.challenges.first().map(|c| words(c, lang).title))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use outbox_model::challenge::lesson_challenges;
+
+    fn workshop() -> Workshop {
+        Workshop {
+            v: 1,
+            id: "friday".into(),
+            title: [("en".to_string(), "Friday".to_string())].into(),
+            challenges: lesson_challenges()[..3].to_vec(),
+        }
+    }
+
+    /// A progress file is held to its workshop: its id, its challenges, its step.
+    #[test]
+    fn progress_is_read_back_and_held_to_its_workshop() {
+        let w = workshop();
+        let p = WorkshopProgress {
+            workshop: "friday".into(),
+            step: 2,
+            done: vec![w.challenges[0].id.clone()],
+            predictions: Vec::new(),
+        };
+        assert_eq!(WorkshopProgress::from_json(&p.to_json(), &w), Ok(p.clone()));
+        let refused = |p: WorkshopProgress| {
+            WorkshopProgress::from_json(&p.to_json(), &w)
+                .unwrap_err()
+                .key
+        };
+        let other = WorkshopProgress {
+            workshop: "monday".into(),
+            ..p.clone()
+        };
+        assert_eq!(refused(other), Key::ReasonOtherWorkshop);
+        let past = WorkshopProgress {
+            step: 3,
+            ..p.clone()
+        };
+        assert_eq!(refused(past), Key::ReasonProgressField);
+        let unknown = WorkshopProgress {
+            done: vec!["nope".into()],
+            ..p.clone()
+        };
+        assert_eq!(refused(unknown), Key::ReasonProgressField);
+        let bad = WorkshopProgress::from_json("{\"workshop\":\"friday\",\"x\":1}", &w);
+        assert_eq!(bad.unwrap_err().key, Key::ReasonJsonShape);
+    }
+
+    /// A lesson step's words come from the page's i18n; an own text in the page's
+    /// language first, else in another.
+    #[test]
+    fn words_come_in_the_page_language_else_in_another() {
+        let c = &lesson_challenges()[0];
+        let uz = words(c, crate::i18n::Lang::Uz).title;
+        assert!(!uz.is_empty());
+        let mut own = c.clone();
+        own.texts.insert(
+            "ru".into(),
+            outbox_model::challenge::Texts {
+                title: "Задание".into(),
+                body: String::new(),
+                hint: None,
+            },
+        );
+        assert_eq!(words(&own, crate::i18n::Lang::En).title, "Задание");
+        assert_eq!(title(&workshop(), crate::i18n::Lang::Uz), "Friday");
+    }
+}

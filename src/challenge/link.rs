@@ -1,0 +1,237 @@
+//! Challenge and workshop links: `#challenge=…` and `#workshop=…`, the compact JSON in
+//! unpadded base64url, as run links are. Opening one reads it through the model's reader
+//! (`Challenge::from_json` / `Workshop::from_json`: its limits, its versions, every
+//! refusal with the JSON path of its field), so a link from a stranger is refused with a
+//! reason, never a panic. A single challenge opens as a workshop of one.
+
+use outbox_model::challenge::{Challenge, Workshop, MAX_JSON_BYTES};
+
+use crate::challenge::reasons::format_reason;
+use crate::i18n::{Key, Reason};
+use crate::run::link::{base64url_decode, base64url_encode};
+
+pub const CHALLENGE_PREFIX: &str = "challenge=";
+pub const WORKSHOP_PREFIX: &str = "workshop=";
+/// Longest fragment read: the model's largest file in base64url (4 characters per 3
+/// bytes), and the key. A longer one is refused before it is decoded.
+pub const MAX_LINK_CHARS: usize = MAX_JSON_BYTES.div_ceil(3) * 4 + WORKSHOP_PREFIX.len() + 1;
+
+/// The fragment's text after `#`.
+fn body(hash: &str) -> &str {
+    hash.strip_prefix('#').unwrap_or(hash)
+}
+
+/// Whether the address's fragment is a challenge or a workshop link.
+pub fn is_challenge_fragment(hash: &str) -> bool {
+    let b = body(hash);
+    b.starts_with(CHALLENGE_PREFIX) || b.starts_with(WORKSHOP_PREFIX)
+}
+
+/// The fragment (with `#`) that opens `c`.
+pub fn challenge_fragment(c: &Challenge) -> String {
+    format!(
+        "#{CHALLENGE_PREFIX}{}",
+        base64url_encode(c.to_compact_json().as_bytes())
+    )
+}
+
+/// The fragment (with `#`) that opens `w`.
+pub fn workshop_fragment(w: &Workshop) -> String {
+    format!(
+        "#{WORKSHOP_PREFIX}{}",
+        base64url_encode(w.to_compact_json().as_bytes())
+    )
+}
+
+/// A challenge on its own, as the workshop of one it opens as (its id and titles).
+pub fn workshop_of_one(c: Challenge) -> Workshop {
+    let title = c
+        .texts
+        .iter()
+        .map(|(lang, t)| (lang.clone(), t.title.clone()))
+        .collect();
+    Workshop {
+        v: c.v,
+        id: c.id.clone(),
+        title,
+        challenges: vec![c],
+    }
+}
+
+/// Reads a `#challenge=` or `#workshop=` fragment: its length first, then base64url, then
+/// the model's reader.
+pub fn open(hash: &str) -> Result<Workshop, Reason> {
+    let b = body(hash);
+    if b.len() > MAX_LINK_CHARS {
+        return Err(Reason::new(Key::ReasonLinkTooLong)
+            .arg("n", b.len())
+            .arg("max", MAX_LINK_CHARS));
+    }
+    let (one, data) = match b.strip_prefix(CHALLENGE_PREFIX) {
+        Some(data) => (true, data),
+        None => match b.strip_prefix(WORKSHOP_PREFIX) {
+            Some(data) => (false, data),
+            None => return Err(Reason::new(Key::ReasonNotAChallenge)),
+        },
+    };
+    let bytes = base64url_decode(data).ok_or_else(|| Reason::new(Key::ReasonNotBase64))?;
+    let text = String::from_utf8(bytes).map_err(|_| Reason::new(Key::ReasonNotBase64))?;
+    read(&text, one)
+}
+
+/// A challenge (`one`) or a workshop from its JSON text.
+pub fn read(text: &str, one: bool) -> Result<Workshop, Reason> {
+    if one {
+        Challenge::from_json(text)
+            .map(workshop_of_one)
+            .map_err(|e| format_reason(&e))
+    } else {
+        Workshop::from_json(text).map_err(|e| format_reason(&e))
+    }
+}
+
+/// A file's text: a workshop when it has `challenges`, else a challenge.
+pub fn read_file(text: &str) -> Result<Workshop, Reason> {
+    // The readers name the field of any refusal; this only picks which to ask.
+    let workshop = text.contains("\"challenges\"");
+    read(text, !workshop)
+}
+
+#[cfg(test)]
+mod tampered {
+    use super::*;
+    use crate::i18n::Lang;
+    use outbox_model::challenge::lesson_challenges;
+    use outbox_model::json_edit::{at, places};
+    use outbox_model::rng::Rng;
+    use serde_json::Value;
+
+    /// The lesson's steps as challenges, and a workshop of the first three.
+    fn originals() -> Vec<(Value, bool)> {
+        let cs = lesson_challenges();
+        let w = Workshop {
+            v: 1,
+            id: "friday".into(),
+            title: [("uz".to_string(), "Juma".to_string())].into(),
+            challenges: cs[..3].to_vec(),
+        };
+        let mut all: Vec<(Value, bool)> = cs
+            .iter()
+            .map(|c| (serde_json::from_str(&c.to_compact_json()).unwrap(), true))
+            .collect();
+        all.push((serde_json::from_str(&w.to_compact_json()).unwrap(), false));
+        all
+    }
+
+    /// One to three places set to an edge value, or (one time in ten) one removed.
+    fn edit(v: &mut Value, rng: &mut Rng, edges: &[Value]) {
+        for _ in 0..=rng.below(3) {
+            let mut all = Vec::new();
+            places(v, &mut Vec::new(), &mut all);
+            let path = &all[rng.below(all.len() as u64) as usize];
+            if rng.below(10) == 0 {
+                if let Some((last, parent)) = path.split_last() {
+                    if let Value::Object(m) = at(v, parent) {
+                        m.remove(last);
+                    }
+                }
+            } else {
+                *at(v, path) = edges[rng.below(edges.len() as u64) as usize].clone();
+            }
+        }
+    }
+
+    /// The link's own text mangled: a character dropped, doubled or replaced, or the
+    /// link cut short.
+    fn mangle(link: &str, rng: &mut Rng) -> String {
+        let mut b: Vec<char> = link.chars().collect();
+        let i = rng.below(b.len() as u64) as usize;
+        match rng.below(4) {
+            0 => {
+                b.remove(i);
+            }
+            1 => b.insert(i, b[i]),
+            2 => b[i] = ['%', '=', 'A', '_', 'é', ' '][rng.below(6) as usize],
+            _ => b.truncate(i),
+        }
+        b.into_iter().collect()
+    }
+
+    fn fragment(v: &Value, one: bool) -> String {
+        let prefix = if one {
+            CHALLENGE_PREFIX
+        } else {
+            WORKSHOP_PREFIX
+        };
+        format!("#{prefix}{}", base64url_encode(v.to_string().as_bytes()))
+    }
+
+    /// Challenge and workshop links edited at random (as `run::link`'s tampered test does
+    /// for runs): in their JSON (a place set to a value of another kind or at an edge, or
+    /// removed) or in the link's text (a character dropped, doubled, replaced, the link
+    /// cut short). Each opens or is refused with a reason filled in every language; none
+    /// panics.
+    #[test]
+    fn edited_challenge_links_open_or_are_refused_never_panic() {
+        let mut rng = Rng::new(23);
+        let originals = originals();
+        let edges: Vec<Value> = serde_json::from_str(
+            r#"[0, 1, 2, 9, 4294967295, 18446744073709551615, -1, 1.5, "", "x", "lost >= 1",
+                "lost >=", "((", "relay-1", "uz", "xx", null, true, [], {}]"#,
+        )
+        .expect("edge values");
+        let (mut opened, mut refused) = (0, 0);
+        for k in 0..3000 {
+            let (v, one) = &originals[rng.below(originals.len() as u64) as usize];
+            let link = if k % 2 == 0 {
+                let mut v = v.clone();
+                edit(&mut v, &mut rng, &edges);
+                fragment(&v, *one)
+            } else {
+                mangle(&fragment(v, *one), &mut rng)
+            };
+            match std::panic::catch_unwind(|| open(&link)) {
+                Ok(Ok(_)) => opened += 1,
+                Ok(Err(why)) => {
+                    for lang in Lang::ALL {
+                        let text = why.text(lang);
+                        assert!(!text.trim().is_empty(), "an empty reason for {link}");
+                        assert!(!text.contains('{'), "an unfilled reason {text} for {link}");
+                    }
+                    refused += 1;
+                }
+                Err(_) => panic!("opening this link panicked: {link}"),
+            }
+        }
+        assert!(
+            opened > 100 && refused > 1000,
+            "opened {opened}, refused {refused}"
+        );
+    }
+
+    #[test]
+    fn every_lesson_step_opens_from_its_link_as_a_workshop_of_one() {
+        for c in lesson_challenges() {
+            let w = open(&challenge_fragment(&c)).expect("a lesson step's link opens");
+            assert_eq!(w.challenges, vec![c.clone()]);
+            assert_eq!(w.id, c.id);
+        }
+    }
+
+    #[test]
+    fn a_link_from_a_newer_page_an_oversized_one_and_a_foreign_one_say_so() {
+        let mut v: Value = serde_json::from_str(&lesson_challenges()[0].to_compact_json()).unwrap();
+        v["v"] = 2.into();
+        let why = open(&fragment(&v, true)).unwrap_err();
+        assert_eq!(why.key, Key::ReasonChFutureVersion);
+        assert!(why.text(Lang::En).contains('2'), "{}", why.text(Lang::En));
+        let long = format!("#{CHALLENGE_PREFIX}{}", "A".repeat(MAX_LINK_CHARS));
+        assert_eq!(open(&long).unwrap_err().key, Key::ReasonLinkTooLong);
+        assert_eq!(open("#run=abc").unwrap_err().key, Key::ReasonNotAChallenge);
+        assert_eq!(
+            open("#challenge=***").unwrap_err().key,
+            Key::ReasonNotBase64
+        );
+        assert!(is_challenge_fragment("#workshop=x") && !is_challenge_fragment("#run=x"));
+    }
+}

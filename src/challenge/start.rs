@@ -1,0 +1,99 @@
+//! How a workshop opens with the page: a `#challenge=` or `#workshop=` link in the
+//! address (opened once, then dropped from the address, as run links are), or one pasted
+//! into the open tab (`hashchange`), else the workshop that was open before the reload.
+//! A link never loses the learner's own saved run: a different one is kept under
+//! `…/run/before-link` and the notice offers it back; the course's progress and every
+//! workshop's are left alone.
+
+use leptos::prelude::*;
+use outbox_model::challenge::Workshop;
+
+use crate::browser::storage;
+use crate::browser::url::clear_fragment;
+use crate::challenge::ctl::{WorkshopCtl, OPEN_KEY};
+use crate::challenge::link;
+use crate::i18n::Key;
+use crate::playground::ctl::Notice;
+use crate::playground::startup::{keep_saved_before_link, location_hash};
+use crate::run::sim::{Run, RUN_VERSION};
+
+/// Opens the link in the address, else the workshop open before; true when one opened
+/// (the page then keeps its run instead of loading the course's step).
+pub fn start(w: WorkshopCtl) -> bool {
+    let hash = location_hash();
+    if link::is_challenge_fragment(&hash) {
+        clear_fragment();
+        return open_link(w, &hash);
+    }
+    restore_open(w)
+}
+
+/// Opens a challenge or workshop link; a bad one is reported and changes nothing.
+pub fn open_link(w: WorkshopCtl, hash: &str) -> bool {
+    let workshop = match link::open(hash) {
+        Ok(workshop) => workshop,
+        Err(why) => {
+            w.ctl
+                .notice
+                .set(Some(Notice::error(Key::NoticeBadChallenge, why)));
+            return false;
+        }
+    };
+    open_fresh(w, workshop);
+    true
+}
+
+/// Opens `workshop` in place of the run (kept under `…/run/before-link` if it differs
+/// from the challenge's fresh start) and says so.
+pub fn open_fresh(w: WorkshopCtl, workshop: Workshop) {
+    let fresh = Run {
+        v: RUN_VERSION,
+        scenario: workshop.challenges[0].scenario.clone(),
+        inputs: Vec::new(),
+    };
+    let kept = keep_saved_before_link(&crate::run::link::to_json(&fresh));
+    w.ctl.shared.set(false);
+    w.open_workshop(workshop, false);
+    let notice = match kept {
+        Some(n) if n.restore => Notice {
+            key: Key::NoticeWorkshopReplacedSaved,
+            ..n
+        },
+        Some(failed) => failed,
+        None => Notice::info(Key::NoticeWorkshopOpened, ""),
+    };
+    w.ctl.notice.set(Some(notice));
+}
+
+/// The workshop open before the reload, with the run saved with it; an unreadable one is
+/// set aside (`…/corrupt`) and reported.
+fn restore_open(w: WorkshopCtl) -> bool {
+    let Some(text) = storage::get(OPEN_KEY) else {
+        return false;
+    };
+    match link::read_file(&text) {
+        Ok(workshop) => {
+            w.open_workshop(workshop, true);
+            true
+        }
+        Err(why) => {
+            storage::quarantine(OPEN_KEY, &text);
+            w.ctl
+                .notice
+                .set(Some(Notice::error(Key::NoticeBadSaved, why)));
+            false
+        }
+    }
+}
+
+/// Opens a challenge or workshop link pasted into the open tab; removed on cleanup.
+pub fn listen_for_links(w: WorkshopCtl) {
+    let handle = window_event_listener(leptos::ev::hashchange, move |_| {
+        let hash = location_hash();
+        if link::is_challenge_fragment(&hash) {
+            clear_fragment();
+            open_link(w, &hash);
+        }
+    });
+    on_cleanup(move || handle.remove());
+}

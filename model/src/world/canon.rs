@@ -16,8 +16,10 @@ impl World {
     /// timer is fed relative to it (a process's wake-up and restart time, the stalled
     /// checker's next run, a job's lock), and the times stored in rows only as ages, and
     /// only when something reads them (a cleaner, an operator's un-mark, a schedule; see
-    /// [`Db::hash_state`]). The auditor is fed whole: its counters are part of the state,
-    /// so two merged states always show the same counters (but for `tick`, `stuck` and
+    /// [`Db::hash_state`]). Counters are part of the state, but those that follow from
+    /// what is fed are left out (the auditor's tallies follow from its events' lives, the
+    /// database's committed counts from its rows, see `Auditor::hash_state`), so two merged
+    /// states always show the same counters (but for `tick`, `stuck` and
     /// `oldest_unpublished_age_ticks`, which are about time).
     pub fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
         let order: Vec<usize> = (0..self.procs.len()).collect();
@@ -50,7 +52,7 @@ impl World {
                 }
             }
         };
-        h.write_u64(self.procs.len() as u64);
+        // The number of processes is left out: it is the scenario's, the same in every state.
         for &i in order {
             self.hash_proc(h, &self.procs[i], &tx_name);
         }

@@ -165,7 +165,6 @@ clone_reusing!(Queue {
     free,
     by_event,
     auto_slots,
-    waiting,
     next_auto,
     next_token,
     autos,
@@ -173,9 +172,8 @@ clone_reusing!(Queue {
     created_order_cap,
     counts,
     lock_timers,
-    deferred,
-    finished
-});
+    deferred
+} deques { waiting, finished });
 
 const NO_SLOT: u32 = u32::MAX;
 

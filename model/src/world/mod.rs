@@ -282,11 +282,9 @@ clone_reusing!(World {
     publish_failures,
     publish_timeouts,
     webhook_seen,
-    schedule,
     next_event,
     next_stall_check,
     external_seen,
-    log,
     polls,
     tally,
     script_results,
@@ -303,7 +301,7 @@ clone_reusing!(World {
     dead,
     scratch,
     gates
-});
+} deques { schedule, log });
 
 impl World {
     pub fn new(s: &Scenario) -> World {

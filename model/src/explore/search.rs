@@ -11,7 +11,7 @@ use super::{
 use crate::auditor::Class;
 use crate::db::{Cursor, LockMode};
 use crate::scenario::RelayMode;
-use crate::world::{Action, Mem, Proc, ProcKind, RelayMem, Step, World};
+use crate::world::{Action, Mem, Proc, ProcKind, RelayMem, Step, World, MAX_PROCS};
 use std::hash::Hasher;
 
 /// A process that holds nothing: no wait, no request, batch or job, and no transaction
@@ -171,7 +171,7 @@ impl Explorer {
         let n = self.relays.len();
         if self.reduce && n >= 2 {
             // Relays ordered by their own states (ties keep their places).
-            let mut by = [0usize; 64];
+            let mut by = [0usize; MAX_PROCS];
             for (k, b) in by[..n].iter_mut().enumerate() {
                 *b = k;
             }

@@ -1,6 +1,6 @@
 //! The canonical hash of a world's state, for the explorer to merge equal states.
 
-use super::{Mem, Proc, RelayMem, Wait, World};
+use super::{Mem, Proc, RelayMem, Wait, World, MAX_PROCS};
 use crate::db::Cursor;
 use crate::db::TxStatus;
 use crate::ids::TxId;
@@ -32,7 +32,7 @@ impl World {
     pub fn hash_state_as<H: std::hash::Hasher>(&self, h: &mut H, order: &[usize]) {
         use std::hash::Hash;
         debug_assert_eq!(order.len(), self.procs.len());
-        let mut place = [0usize; 64];
+        let mut place = [0usize; MAX_PROCS];
         for (k, &i) in order.iter().enumerate() {
             place[i] = k;
         }

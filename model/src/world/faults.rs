@@ -238,9 +238,13 @@ impl World {
         let pid = ProcId(i as u8);
         let tick = self.tick;
         if let Some(tx) = self.procs[i].tx.take() {
-            // The connection is gone: PostgreSQL rolls the transaction back.
-            let out = self.db.rollback(tx);
-            self.touched.extend(out.touched_events);
+            // The connection is gone: PostgreSQL rolls the transaction back (into the
+            // reused outcome, as `end_tx` does: a kill allocates nothing).
+            let mut out = std::mem::take(&mut self.scratch);
+            self.db.rollback_into(tx, &mut out);
+            self.touched.extend(out.touched_events.iter().copied());
+            out.clear();
+            self.scratch = out;
         }
         let p = &mut self.procs[i];
         if p.alive {

@@ -24,11 +24,14 @@ impl Db {
     ///
     /// `open` lists the open transactions in the order of their names (the world passes
     /// those its processes hold, in process order); any other open one is fed after them.
-    pub fn hash_state<H: std::hash::Hasher>(
+    ///
+    /// Generic over the namer and the list (they were `dyn`: a virtual call for every
+    /// row's transaction, where inlined most names are one status lookup).
+    pub fn hash_state<H: Hasher, F: Fn(TxId) -> u64>(
         &self,
         h: &mut H,
-        tx_name: &dyn Fn(TxId) -> u64,
-        open: &mut dyn Iterator<Item = TxId>,
+        tx_name: &F,
+        open: impl Iterator<Item = TxId>,
         ages: Option<u64>,
     ) {
         let mut c = Canon { h, tx_name, ages };
@@ -38,7 +41,11 @@ impl Db {
     }
 
     /// Open transactions, in the order of the names the world gives them.
-    fn hash_open_txs<H: Hasher>(&self, c: &mut Canon<'_, H>, open: &mut dyn Iterator<Item = TxId>) {
+    fn hash_open_txs<H: Hasher, F: Fn(TxId) -> u64>(
+        &self,
+        c: &mut Canon<'_, H, F>,
+        open: impl Iterator<Item = TxId>,
+    ) {
         let tx_name = c.tx_name;
         let mut fed = 0;
         let listed = open.filter_map(|t| self.w(t));
@@ -81,7 +88,7 @@ impl Db {
     /// The task and outbox tables, and the private versions of locked rows. A row's
     /// 32-bit and smaller fields share words: the explorer's key costs a chained hash
     /// round per word, and rows were a third of them.
-    fn hash_tables<H: Hasher>(&self, c: &mut Canon<'_, H>) {
+    fn hash_tables<H: Hasher, F: Fn(TxId) -> u64>(&self, c: &mut Canon<'_, H, F>) {
         c.h.write_u64(self.tasks.len() as u64);
         for t in &self.tasks {
             c.h.write_u64(t.egasi_id as u64 | (t.intent as u64) << 32);
@@ -106,7 +113,7 @@ impl Db {
     }
 
     /// The inbox and key slots, the live action rows, the grants and the retained log.
-    fn hash_slots_and_log<H: Hasher>(&self, c: &mut Canon<'_, H>) {
+    fn hash_slots_and_log<H: Hasher, F: Fn(TxId) -> u64>(&self, c: &mut Canon<'_, H, F>) {
         for slots in [&self.inbox, &self.keys] {
             for (i, s) in slots.iter().enumerate() {
                 if s.xmin == 0 {
@@ -185,13 +192,13 @@ impl Db {
 
 /// What every part of the canonical hash needs: the hasher, the transactions' names and
 /// whether times are fed (as ages from this tick).
-struct Canon<'a, H> {
+struct Canon<'a, H, F> {
     h: &'a mut H,
-    tx_name: &'a dyn Fn(TxId) -> u64,
+    tx_name: &'a F,
     ages: Option<u64>,
 }
 
-impl<H: Hasher> Canon<'_, H> {
+impl<H: Hasher, F: Fn(TxId) -> u64> Canon<'_, H, F> {
     /// A stored time, as its age, only when ages are fed (see [`Db::hash_state`]).
     fn age(&mut self, t: u64) {
         if let Some(now) = self.ages {

@@ -56,8 +56,8 @@ impl World {
         for &i in order {
             self.hash_proc(h, &self.procs[i], &tx_name);
         }
-        let mut open = order.iter().filter_map(|&i| self.procs[i].tx);
-        self.db.hash_state(h, &tx_name, &mut open, ages);
+        let open = order.iter().filter_map(|&i| self.procs[i].tx);
+        self.db.hash_state(h, &tx_name, open, ages);
         self.queue
             .hash_state(h, tick, &|p| place[p.0 as usize] as u16);
         self.auditor.hash_state(h);

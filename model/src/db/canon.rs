@@ -2,7 +2,7 @@
 //! states by. Kept apart from the statements because it must list every field of the
 //! state (a field left out here merges states that differ).
 
-use super::{Db, OutboxData, TxStatus};
+use super::{Db, OutboxData, Role, TxStatus, TxWork};
 use crate::ids::TxId;
 use std::hash::Hasher;
 
@@ -56,33 +56,66 @@ impl Db {
             .map(|w| &**w);
         for w in listed.chain(rest) {
             fed += 1;
-            c.h.write_u64(tx_name(w.tx));
-            c.h.write_u8(self.status(w.tx) as u8);
-            std::hash::Hash::hash(&w.role, c.h);
-            std::hash::Hash::hash(&w.session_role, c.h);
-            c.h.write_u8(w.grant_returning as u8);
-            c.age(w.start_tick);
-            for list in [&w.tasks, &w.outbox_inserted, &w.outbox_locked, &w.keys] {
-                c.h.write_u64(list.len() as u64);
-                for &i in list.iter() {
-                    c.h.write_u32(i);
-                }
-            }
-            // Action rows by content: their places are not referenced by anything.
-            c.h.write_u64(w.actions.len() as u64);
-            for &i in &w.actions {
-                let a = &self.actions[i as usize];
-                c.h.write_u32(a.hodisa.0);
-                c.h.write_u32(a.summa);
-            }
-            for list in [&w.inbox, &w.inbox_deleted] {
-                c.h.write_u64(list.len() as u64);
-                for e in list.iter() {
-                    c.h.write_u32(e.0);
-                }
-            }
+            self.hash_tx(c, w);
         }
         c.h.write_u64(fed);
+    }
+
+    /// One open transaction: its name; its status, roles and GRANT in one word; its
+    /// `now()` as an age (when ages are fed); its seven lists' lengths two to a word; then
+    /// the row indexes and event ids of its lists two to a word, and its action rows by
+    /// content, one word each (their places are not referenced by anything). The derived
+    /// `Hash` of the roles and a word per length and per item made ~16 words of a typical
+    /// transaction; these make ~7. Destructured, so a field added to `TxWork` is a compile
+    /// error here rather than left out of the state.
+    fn hash_tx<H: Hasher, F: Fn(TxId) -> u64>(&self, c: &mut Canon<'_, H, F>, w: &TxWork) {
+        let TxWork {
+            tx,
+            role,
+            session_role,
+            start_tick,
+            tasks,
+            outbox_inserted,
+            outbox_locked,
+            inbox,
+            inbox_deleted,
+            keys,
+            actions,
+            grant_returning,
+        } = w;
+        let role_code = |r: &Option<Role>| r.map_or(0, |r| 1 + r as u64);
+        c.h.write_u64((c.tx_name)(*tx));
+        c.h.write_u64(
+            self.status(*tx) as u64
+                | role_code(role) << 8
+                | role_code(session_role) << 16
+                | (*grant_returning as u64) << 24,
+        );
+        c.age(*start_tick);
+        c.h.write_u64(pair(tasks.len(), outbox_inserted.len()));
+        c.h.write_u64(pair(outbox_locked.len(), keys.len()));
+        c.h.write_u64(pair(inbox.len(), inbox_deleted.len()));
+        c.h.write_u64(actions.len() as u64);
+        let rows = tasks
+            .iter()
+            .chain(outbox_inserted)
+            .chain(outbox_locked)
+            .chain(keys);
+        let events = inbox.iter().chain(inbox_deleted).map(|e| e.0);
+        let mut half = None;
+        for r in rows.copied().chain(events) {
+            match half.take() {
+                None => half = Some(r),
+                Some(lo) => c.h.write_u64(lo as u64 | (r as u64) << 32),
+            }
+        }
+        if let Some(lo) = half {
+            c.h.write_u64(lo as u64);
+        }
+        for &i in actions {
+            let a = &self.actions[i as usize];
+            c.h.write_u64(a.hodisa.0 as u64 | (a.summa as u64) << 32);
+        }
     }
 
     /// The task and outbox tables, and the private versions of locked rows. A row's
@@ -128,17 +161,16 @@ impl Db {
             c.h.write_u64(u64::MAX);
         }
         // Rolled-back action rows are left out: nothing reads them, and nothing refers to
-        // an action row by its place.
+        // an action row by its place. Each row is two words, the first odd (its
+        // transaction's name, below 2^33, shifted over a 1), and a 0 ends the list.
         for a in &self.actions {
             if self.status(a.xmin) == TxStatus::Aborted {
                 continue;
             }
-            c.h.write_u8(1);
-            c.h.write_u32(a.hodisa.0);
-            c.h.write_u32(a.summa);
-            c.h.write_u64((c.tx_name)(a.xmin));
+            c.h.write_u64(1 | (c.tx_name)(a.xmin) << 1);
+            c.h.write_u64(a.hodisa.0 as u64 | (a.summa as u64) << 32);
         }
-        c.h.write_u8(0);
+        c.h.write_u64(0);
         // The committed counters are left out: each is a function of the rows fed above
         // (`counters_from_tables`), so feeding them merged nothing more.
         debug_assert_eq!(self.kept_counters(), self.counters_from_tables());
@@ -188,6 +220,12 @@ impl Db {
             rows(|d| d.dead_letter),
         ]
     }
+}
+
+/// Two lengths in one word, 32 bits each: a list of 2^32 rows is out of reach.
+fn pair(lo: usize, hi: usize) -> u64 {
+    debug_assert!(lo <= u32::MAX as usize && hi <= u32::MAX as usize);
+    lo as u64 | (hi as u64) << 32
 }
 
 /// What every part of the canonical hash needs: the hasher, the transactions' names and

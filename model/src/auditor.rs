@@ -114,9 +114,6 @@ pub struct Auditor {
 }
 
 clone_reusing!(Auditor {
-    lives,
-    intent_effects,
-    intent_rank,
     class_counts,
     committed_events,
     queue_adds,
@@ -128,8 +125,12 @@ clone_reusing!(Auditor {
     duplicate_effects,
     phantoms,
     reordered,
-    intent_tasks,
     duplicate_tasks
+} refill {
+    lives,
+    intent_effects,
+    intent_rank,
+    intent_tasks
 });
 
 impl Auditor {

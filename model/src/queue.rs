@@ -161,19 +161,22 @@ pub struct Queue {
 clone_reusing!(Queue {
     opts,
     health,
-    slots,
-    free,
-    by_event,
     auto_slots,
     next_auto,
     next_token,
     autos,
-    created_order,
     created_order_cap,
     counts,
-    lock_timers,
-    deferred
-} deques { waiting, finished });
+    lock_timers
+} refill {
+    slots,
+    free,
+    by_event,
+    waiting,
+    created_order,
+    deferred,
+    finished
+});
 
 const NO_SLOT: u32 = u32::MAX;
 

@@ -76,7 +76,7 @@ pub struct WalRecord {
     pub events: Vec<EventId>,
 }
 
-clone_reusing!(WalRecord { lsn, tx, events });
+clone_reusing!(WalRecord { lsn, tx } refill { events });
 
 /// Private versions of locked rows: (outbox index, data), sorted by index. Only rows a
 /// transaction holds locked and has changed are here (a handful: one poll's rows).
@@ -89,7 +89,7 @@ impl Clone for PendingRows {
         PendingRows(self.0.clone())
     }
     fn clone_from(&mut self, source: &Self) {
-        self.0.clone_from(&source.0);
+        crate::Refill::refill(&mut self.0, &source.0);
     }
 }
 
@@ -123,11 +123,7 @@ pub(super) struct RowSet {
     len: usize,
 }
 
-clone_reusing!(RowSet {
-    words,
-    summary,
-    len
-});
+clone_reusing!(RowSet { len } refill { words, summary });
 
 /// The set bits of a word, lowest first.
 struct Bits(u64);

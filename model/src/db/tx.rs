@@ -38,14 +38,15 @@ clone_reusing!(TxWork {
     role,
     session_role,
     start_tick,
+    grant_returning
+} refill {
     tasks,
     outbox_inserted,
     outbox_locked,
     inbox,
     inbox_deleted,
     keys,
-    actions,
-    grant_returning
+    actions
 });
 
 /// A pool that every Db compares and hashes as equal: it holds no state.
@@ -91,8 +92,7 @@ pub struct CommitOutcome {
 // The world's scratch outcome (empty between steps) keeps its lists' memory when the
 // explorer recycles a world: the derived `clone_from` replaced them with empty ones, and
 // the next COMMIT grew them again (~70 000 reallocations in the pinned search).
-clone_reusing!(CommitOutcome {
-    committed,
+clone_reusing!(CommitOutcome { committed } refill {
     tasks,
     events,
     touched_events,

@@ -286,32 +286,35 @@ clone_reusing!(World {
     queue,
     procs,
     auditor,
-    armed,
-    api_errors,
-    delays,
-    publish_failures,
-    publish_timeouts,
     webhook_seen,
     next_event,
     next_stall_check,
     external_seen,
     polls,
     tally,
-    script_results,
-    kills,
     high_water,
     last_flush,
     preloaded,
     trace_hash,
     steps,
     check,
-    violations,
-    touched,
     held,
     dead,
     scratch,
     gates
-} deques { schedule, log });
+} refill {
+    armed,
+    api_errors,
+    delays,
+    publish_failures,
+    publish_timeouts,
+    schedule,
+    log,
+    script_results,
+    kills,
+    violations,
+    touched
+});
 
 impl World {
     /// The world of a scenario at tick 0. The scenario should be valid

@@ -41,13 +41,7 @@ pub struct RelayMem {
     pub cursor: Cursor,
 }
 
-clone_reusing!(RelayMem {
-    batch,
-    pos,
-    ok,
-    bad,
-    cursor
-});
+clone_reusing!(RelayMem { pos, cursor } refill { batch, ok, bad });
 
 impl World {
     pub(super) fn relay_mem(&mut self, i: usize) -> &mut RelayMem {

@@ -74,7 +74,7 @@ pub struct HeldJob {
     pub fresh: Option<bool>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Mem {
     Client {
@@ -123,7 +123,7 @@ pub struct Proc {
     arrived: bool,
 }
 
-/// By hand for `clone_from`: a relay's memory refills its lists (see `clone_reusing!`).
+/// By hand for `clone_from`: each field refilled in place (the memory by [`Mem`]'s own).
 impl Clone for Proc {
     fn clone(&self) -> Self {
         Proc {
@@ -167,12 +167,55 @@ impl Clone for Proc {
         *blocked = source.blocked;
         *sleep_until = source.sleep_until;
         *restart_at = source.restart_at;
-        match (mem, &source.mem) {
-            (Mem::Relay(a), Mem::Relay(b)) => a.clone_from(b),
-            (m, b) => *m = b.clone(),
-        }
+        mem.clone_from(&source.mem);
         *kills = source.kills;
         *arrived = source.arrived;
+    }
+}
+
+/// By hand for `clone_from`: the same kind of memory is refilled in place (a relay's lists
+/// keep their buffers, see `clone_reusing!`; the others are a few words, where replacing
+/// the whole value moved the enum's full size).
+impl Clone for Mem {
+    fn clone(&self) -> Self {
+        match self {
+            Mem::Client {
+                next,
+                waiting,
+                reply,
+                tries,
+            } => Mem::Client {
+                next: *next,
+                waiting: *waiting,
+                reply: *reply,
+                tries: *tries,
+            },
+            Mem::Api { req } => Mem::Api { req: req.clone() },
+            Mem::Relay(m) => Mem::Relay(m.clone()),
+            Mem::Worker { job } => Mem::Worker { job: job.clone() },
+            Mem::Session { pos } => Mem::Session { pos: *pos },
+            Mem::Cdc {
+                batch,
+                pos,
+                upto_lsn,
+            } => Mem::Cdc {
+                batch: batch.clone(),
+                pos: *pos,
+                upto_lsn: *upto_lsn,
+            },
+            Mem::Cleaner { cursor } => Mem::Cleaner {
+                cursor: cursor.clone(),
+            },
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Mem::Relay(a), Mem::Relay(b)) => a.clone_from(b),
+            (Mem::Api { req: a }, Mem::Api { req: b }) => a.clone_from(b),
+            (Mem::Worker { job: a }, Mem::Worker { job: b }) => a.clone_from(b),
+            (m, b) => *m = b.clone(),
+        }
     }
 }
 

@@ -225,8 +225,7 @@ impl Explorer {
     /// Takes the forced steps, recording them in `out` when asked.
     pub(super) fn chain(&self, w: &mut World, mut out: Option<&mut Vec<Action>>) {
         while let Some(i) = self.forced(w) {
-            let ok = w.step_at(i);
-            debug_assert!(ok, "forced step of {i} cannot run");
+            w.step_runnable(i);
             if let Some(o) = out.as_mut() {
                 o.push(self.actions[i][0].clone());
             }
@@ -248,10 +247,7 @@ impl Explorer {
                 }
             }
             RESTART => w.restart_at(i),
-            _ => {
-                let ok = w.step_at(i);
-                debug_assert!(ok, "step of {i} cannot run");
-            }
+            _ => w.step_runnable(i),
         }
     }
 

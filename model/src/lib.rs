@@ -14,7 +14,7 @@
 /// `refill { fields }`: `Vec` and `VecDeque` fields (or arrays of them), refilled by
 /// [`Refill`] rather than by their own `clone_from`.
 /// `then method(fields)`: those fields are cloned as usual, but `clone_from` leaves them
-/// to `self.method(source)`.
+/// to `self.method(source)`; `clone_fields_from` then refills every field but them.
 macro_rules! clone_reusing {
     ($t:ident { $($f:ident),* $(,)? }
      $(refill { $($d:ident),* $(,)? })?
@@ -28,9 +28,17 @@ macro_rules! clone_reusing {
                 }
             }
             fn clone_from(&mut self, source: &Self) {
+                self.clone_fields_from(source);
+                $(self.$m(source);)?
+            }
+        }
+
+        impl $t {
+            /// `clone_from` but for the fields its `then` method refills.
+            #[inline(always)]
+            fn clone_fields_from(&mut self, source: &Self) {
                 $(self.$f.clone_from(&source.$f);)*
                 $($(crate::Refill::refill(&mut self.$d, &source.$d);)*)?
-                $(self.$m(source);)?
             }
         }
     };

@@ -337,7 +337,7 @@ impl Explorer {
                     let p = parent.as_ref().expect("parent world");
                     match self.spare.pop() {
                         Some(mut n) => {
-                            n.clone_from(p);
+                            n.refill_from(p);
                             n
                         }
                         None => p.clone(),

@@ -123,7 +123,8 @@ pub struct Proc {
     arrived: bool,
 }
 
-/// By hand for `clone_from`: each field refilled in place (the memory by [`Mem`]'s own).
+/// By hand for `clone_from`: each field refilled in place (the memory by [`Mem`]'s own),
+/// the state by [`Proc::refill_from`].
 impl Clone for Proc {
     fn clone(&self) -> Self {
         Proc {
@@ -143,6 +144,18 @@ impl Clone for Proc {
     }
 
     fn clone_from(&mut self, source: &Self) {
+        self.name.clone_from(&source.name);
+        self.kind = source.kind;
+        self.program.clone_from(&source.program);
+        self.refill_from(source);
+    }
+}
+
+impl Proc {
+    /// `clone_from` but for what the scenario fixes: the name, kind and program (the
+    /// explorer refills a world only from one of the same scenario, see
+    /// [`World::refill_from`]).
+    fn refill_from(&mut self, source: &Self) {
         // Destructured, so a new field is a compile error here rather than left stale.
         let Proc {
             name,
@@ -158,9 +171,7 @@ impl Clone for Proc {
             kills,
             arrived,
         } = self;
-        name.clone_from(&source.name);
-        *kind = source.kind;
-        program.clone_from(&source.program);
+        debug_assert!(*name == source.name && *kind == source.kind && *program == source.program);
         *alive = source.alive;
         *pc = source.pc;
         *tx = source.tx;
@@ -319,15 +330,12 @@ pub struct World {
 }
 
 clone_reusing!(World {
-    cfg,
     tasks_total,
     summa,
-    script,
     tick,
     rng,
     db,
     queue,
-    procs,
     auditor,
     webhook_seen,
     next_event,
@@ -357,9 +365,33 @@ clone_reusing!(World {
     kills,
     violations,
     touched
-});
+} then clone_fixed_from(cfg, script, procs));
 
 impl World {
+    /// `clone_from`'s part for what the scenario fixes (the configuration, the script,
+    /// the processes' names, kinds and programs) and the processes.
+    fn clone_fixed_from(&mut self, source: &World) {
+        self.cfg.clone_from(&source.cfg);
+        self.script.clone_from(&source.script);
+        self.procs.clone_from(&source.procs);
+    }
+
+    /// `self.clone_from(source)` for two worlds of one scenario, as the explorer's are (it
+    /// refills the worlds of merged states with its successors): what the scenario fixes is
+    /// left as it is. Copying the processes' names and programs again was two memcpy calls
+    /// per process of every recycled world.
+    pub(crate) fn refill_from(&mut self, source: &World) {
+        debug_assert!(self.cfg == source.cfg && self.script == source.script);
+        self.clone_fields_from(source);
+        if self.procs.len() != source.procs.len() {
+            self.procs.clone_from(&source.procs);
+            return;
+        }
+        for (a, b) in self.procs.iter_mut().zip(&source.procs) {
+            a.refill_from(b);
+        }
+    }
+
     /// The world of a scenario at tick 0. The scenario should be valid
     /// ([`Scenario::validate`]); one that asks for more than [`MAX_PROCS`] processes, which
     /// `validate` refuses, panics here.

@@ -61,15 +61,20 @@ impl World {
         self.queue
             .hash_state(h, tick, &|p| place[p.0 as usize] as u16);
         self.auditor.hash_state(h);
-        self.armed.hash(h);
-        self.api_errors.hash(h);
-        self.publish_failures.hash(h);
-        h.write_u64(self.schedule.len() as u64);
+        // The fault lists' and the schedule's lengths two to a word, before their items
+        // (as the derived `Hash` of a list feeds its length first).
+        h.write_u64(pair(self.armed.len(), self.api_errors.len()));
+        h.write_u64(pair(self.publish_failures.len(), self.schedule.len()));
+        Hash::hash_slice(&self.armed, h);
+        Hash::hash_slice(&self.api_errors, h);
+        Hash::hash_slice(&self.publish_failures, h);
         for (t, a) in &self.schedule {
             h.write_u64(rel(*t));
             a.hash(h);
         }
-        h.write_u32(self.next_event);
+        // The next event's id is left out: events are minted densely from 1, so it
+        // follows from the auditor's lives, which are fed.
+        debug_assert_eq!(self.next_event as usize, self.auditor.events_len() + 1);
         h.write_u64(rel(self.next_stall_check));
         self.external_seen.hash(h);
         h.write_u64(self.high_water);
@@ -88,19 +93,31 @@ impl World {
             Some(Wait::Queue) => 1,
             Some(Wait::Tx(_)) => 2,
         };
-        // A step's code is a small constant (`Step::code`), well under 2^56.
-        h.write_u64(
-            p.alive as u64
-                | (p.arrived as u64) << 1
-                | (p.tx.is_some() as u64) << 2
-                | blocked << 3
-                | p.pc.code() << 8,
-        );
+        // One word holds the flags, the step's code and the wake-up time when they fit
+        // (a code below 2^24, as every step's but a long script's; a wake-up within 2^32
+        // ticks, as every duration a scenario may set): else a flag says the code and the
+        // time follow as words of their own. Another flag says a restart time follows.
+        let (code, sleep) = (p.pc.code(), rel(p.sleep_until));
+        let wide = code >= 1 << 24 || sleep >= 1 << 32;
+        let flags = p.alive as u64
+            | (p.arrived as u64) << 1
+            | (p.tx.is_some() as u64) << 2
+            | blocked << 3
+            | (p.restart_at.is_some() as u64) << 5
+            | (wide as u64) << 6;
+        if wide {
+            h.write_u64(flags);
+            h.write_u64(code);
+            h.write_u64(sleep);
+        } else {
+            h.write_u64(flags | code << 8 | sleep << 32);
+        }
         if let Some(Wait::Tx(t)) = p.blocked {
             h.write_u64(tx_name(t));
         }
-        h.write_u64(rel(p.sleep_until));
-        h.write_u64(p.restart_at.map_or(u64::MAX, rel));
+        if let Some(t) = p.restart_at {
+            h.write_u64(rel(t));
+        }
         self.hash_mem(h, &p.mem);
     }
 

@@ -24,6 +24,7 @@ mod tests;
 mod tx;
 mod writes;
 
+pub(crate) use canon::U32Pairs;
 pub use error::{sqlstate, Exec, SqlError};
 pub use locks::{Cursor, LockMode, OutboxChange};
 pub use roles::{Privilege, Role, Table};

@@ -1,8 +1,8 @@
 //! The canonical hash of a world's state, for the explorer to merge equal states.
 
 use super::{Mem, Proc, RelayMem, Wait, World, MAX_PROCS};
-use crate::db::Cursor;
 use crate::db::TxStatus;
+use crate::db::{Cursor, U32Pairs};
 use crate::ids::TxId;
 
 impl World {
@@ -199,14 +199,11 @@ fn hash_relay<H: std::hash::Hasher>(h: &mut H, m: &RelayMem) {
     h.write_u64(pair(*pos, *cursor_pos));
     h.write_u64(pair(batch.len(), ok.len()));
     h.write_u64(pair(bad.len(), candidates.len()));
-    let mut half = None;
-    for &r in [batch, ok, bad, candidates, got].into_iter().flatten() {
-        match half.take() {
-            None => half = Some(r),
-            Some(lo) => h.write_u64(lo as u64 | (r as u64) << 32),
+    let mut pairs = U32Pairs::new();
+    for list in [batch, ok, bad, candidates, got] {
+        for &r in list.iter() {
+            pairs.push(h, r);
         }
     }
-    if let Some(lo) = half {
-        h.write_u64(lo as u64);
-    }
+    pairs.finish(h);
 }

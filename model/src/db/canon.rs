@@ -63,12 +63,13 @@ impl Db {
         c.h.write_u64(fed as u64);
     }
 
-    /// One open transaction: its name; its status, roles and GRANT in one word; its
-    /// `now()` as an age (when ages are fed); its seven lists' lengths two to a word; then
+    /// One open transaction: its status, roles, GRANT and name in one word; its `now()`
+    /// as an age (when ages are fed); its seven lists' lengths, a byte each in one word
+    /// when all are below 256 (a flag in the first word says so; else two to a word); then
     /// the row indexes and event ids of its lists two to a word, and its action rows by
     /// content, one word each (their places are not referenced by anything). The derived
     /// `Hash` of the roles and a word per length and per item made ~16 words of a typical
-    /// transaction; these make ~7. Destructured, so a field added to `TxWork` is a compile
+    /// transaction; these make ~3. Destructured, so a field added to `TxWork` is a compile
     /// error here rather than left out of the state.
     fn hash_tx<H: Hasher, F: Fn(TxId) -> u64>(&self, c: &mut Canon<'_, H, F>, w: &TxWork) {
         let TxWork {
@@ -86,18 +87,33 @@ impl Db {
             grant_returning,
         } = w;
         let role_code = |r: &Option<Role>| r.map_or(0, |r| 1 + r as u64);
-        c.h.write_u64((c.tx_name)(*tx));
+        let lens = [
+            tasks.len(),
+            outbox_inserted.len(),
+            outbox_locked.len(),
+            keys.len(),
+            inbox.len(),
+            inbox_deleted.len(),
+            actions.len(),
+        ];
+        let narrow = lens.iter().all(|&n| n < 256);
+        // A name is below 2^34 (see `World::hash_state_as`), above the other fields' 8 bits.
         c.h.write_u64(
             self.status(*tx) as u64
-                | role_code(role) << 8
-                | role_code(session_role) << 16
-                | (*grant_returning as u64) << 24,
+                | role_code(role) << 2
+                | role_code(session_role) << 4
+                | (*grant_returning as u64) << 6
+                | (narrow as u64) << 7
+                | (c.tx_name)(*tx) << 8,
         );
         c.age(*start_tick);
-        c.h.write_u64(pair(tasks.len(), outbox_inserted.len()));
-        c.h.write_u64(pair(outbox_locked.len(), keys.len()));
-        c.h.write_u64(pair(inbox.len(), inbox_deleted.len()));
-        c.h.write_u64(actions.len() as u64);
+        if narrow {
+            c.h.write_u64(lens.iter().rev().fold(0, |w, &n| w << 8 | n as u64));
+        } else {
+            for p in lens.chunks(2) {
+                c.h.write_u64(pair(p[0], p.get(1).copied().unwrap_or(0)));
+            }
+        }
         let mut pairs = U32Pairs::new();
         for list in [tasks, outbox_inserted, outbox_locked, keys] {
             for &r in list.iter() {
@@ -130,11 +146,18 @@ impl Db {
             c.h.write_u64(r.hodisa.0 as u64 | (r.summa as u64) << 32);
             c.h.write_u64(r.foydalanuvchi_id as u64 | (r.task_intent as u64) << 32);
             c.age(r.yaratilgan_vaqt);
-            c.h.write_u64((c.tx_name)(r.xmin));
-            // An event kind's discriminant is small (a few variants).
-            c.data(&r.data, (r.kind as u64) << 8);
-            let lock = c.lock(r.lock);
-            c.h.write_u64(lock);
+            // An event kind's discriminant is small (a few variants). The names of the
+            // row's transaction and of its lock's holder share the data's word, a byte
+            // each, when they fit (a flag says so; else they follow as words).
+            let (x, l) = ((c.tx_name)(r.xmin), c.lock(r.lock));
+            let kind = (r.kind as u64) << 8;
+            if x < 256 && l < 256 {
+                c.data(&r.data, 1 << 3 | kind | x << 16 | l << 24);
+            } else {
+                c.data(&r.data, kind);
+                c.h.write_u64(x);
+                c.h.write_u64(l);
+            }
         }
         c.h.write_u64(self.pending.0.len() as u64);
         for (i, d) in &self.pending.0 {
@@ -145,15 +168,23 @@ impl Db {
 
     /// The inbox and key slots, the live action rows, the grants and the retained log.
     fn hash_slots_and_log<H: Hasher, F: Fn(TxId) -> u64>(&self, c: &mut Canon<'_, H, F>) {
+        // A live slot is one word, its place (below 2^32) with its transaction's and its
+        // lock holder's names a byte each and a flag at bit 48, when they fit; else its
+        // place alone, then the two names. u64::MAX ends the list.
         for slots in [&self.inbox, &self.keys] {
             for (i, s) in slots.iter().enumerate() {
                 if s.xmin == 0 {
                     continue;
                 }
-                c.h.write_u64(i as u64);
-                c.h.write_u64((c.tx_name)(s.xmin));
-                let lock = c.lock(s.xmax);
-                c.h.write_u64(lock);
+                debug_assert!(i < 1 << 32);
+                let (x, l) = ((c.tx_name)(s.xmin), c.lock(s.xmax));
+                if x < 256 && l < 256 {
+                    c.h.write_u64(i as u64 | x << 32 | l << 40 | 1 << 48);
+                } else {
+                    c.h.write_u64(i as u64);
+                    c.h.write_u64(x);
+                    c.h.write_u64(l);
+                }
                 c.age(s.ishlangan);
             }
             c.h.write_u64(u64::MAX);
@@ -267,23 +298,23 @@ impl<H: Hasher, F: Fn(TxId) -> u64> Canon<'_, H, F> {
         }
     }
 
-    /// A row lock's holder by name (`u64::MAX`: none).
+    /// A row lock's holder: 0 for none, else 1 + its name.
     fn lock(&self, l: TxId) -> u64 {
         if l == 0 {
-            u64::MAX
+            0
         } else {
-            (self.tx_name)(l)
+            1 + (self.tx_name)(l)
         }
     }
 
     /// An outbox row's mutable part, its flags and attempts in one word with `extra`
-    /// (bits 8 to 31); whether `tarqatilgan_vaqt` is NULL is always fed, its age only when
+    /// (bits 3 to 31); whether `tarqatilgan_vaqt` is NULL is always fed, its age only when
     /// ages are.
     fn data(&mut self, d: &OutboxData, extra: u64) {
         let flags = d.tarqatilgan_vaqt.is_some() as u64
             | (d.deleted as u64) << 1
             | (d.dead_letter as u64) << 2;
-        debug_assert!(extra & !0xFFFF_FF00 == 0);
+        debug_assert!(extra & !0xFFFF_FFF8 == 0);
         self.h
             .write_u64(flags | extra | (d.urinishlar as u64) << 32);
         if let Some(t) = d.tarqatilgan_vaqt {

@@ -22,8 +22,9 @@ impl Db {
     ///   the stuck/age counters read them, and without those a timestamp's value changes
     ///   nothing a statement does (whether `tarqatilgan_vaqt` is NULL is always fed).
     ///
-    /// `open` lists the open transactions in the order of their names (the world passes
-    /// those its processes hold, in process order); any other open one is fed after them.
+    /// `open` lists open transactions with their names, in the order of the names (the
+    /// world passes those its processes hold, in process order: their names are known
+    /// without asking `tx_name`); any other open one is fed after them.
     ///
     /// Generic over the namer and the list (they were `dyn`: a virtual call for every
     /// row's transaction, where inlined most names are one status lookup).
@@ -31,7 +32,7 @@ impl Db {
         &self,
         h: &mut H,
         tx_name: &F,
-        open: impl Iterator<Item = TxId>,
+        open: impl Iterator<Item = (TxId, u64)>,
         ages: Option<u64>,
     ) {
         let mut c = Canon { h, tx_name, ages };
@@ -44,20 +45,25 @@ impl Db {
     fn hash_open_txs<H: Hasher, F: Fn(TxId) -> u64>(
         &self,
         c: &mut Canon<'_, H, F>,
-        open: impl Iterator<Item = TxId>,
+        open: impl Iterator<Item = (TxId, u64)>,
     ) {
         let tx_name = c.tx_name;
         let mut fed = 0;
-        for w in open.filter_map(|t| self.w(t)) {
+        for (t, name) in open {
+            let Some(w) = self.w(t) else { continue };
+            debug_assert_eq!(name, tx_name(t));
             fed += 1;
-            self.hash_tx(c, w);
+            self.hash_tx(c, w, name);
         }
         // Any other (an orphan, which the invariants forbid) after them: looked for only
         // when the listed ones are not all.
         if fed < self.work.len() {
-            for w in self.work.iter().filter(|w| tx_name(w.tx) > u32::MAX as u64) {
-                fed += 1;
-                self.hash_tx(c, w);
+            for w in &self.work {
+                let name = tx_name(w.tx);
+                if name > u32::MAX as u64 {
+                    fed += 1;
+                    self.hash_tx(c, w, name);
+                }
             }
         }
         c.h.write_u64(fed as u64);
@@ -71,7 +77,12 @@ impl Db {
     /// `Hash` of the roles and a word per length and per item made ~16 words of a typical
     /// transaction; these make ~3. Destructured, so a field added to `TxWork` is a compile
     /// error here rather than left out of the state.
-    fn hash_tx<H: Hasher, F: Fn(TxId) -> u64>(&self, c: &mut Canon<'_, H, F>, w: &TxWork) {
+    fn hash_tx<H: Hasher, F: Fn(TxId) -> u64>(
+        &self,
+        c: &mut Canon<'_, H, F>,
+        w: &TxWork,
+        name: u64,
+    ) {
         let TxWork {
             tx,
             role,
@@ -104,7 +115,7 @@ impl Db {
                 | role_code(session_role) << 4
                 | (*grant_returning as u64) << 6
                 | (narrow as u64) << 7
-                | (c.tx_name)(*tx) << 8,
+                | name << 8,
         );
         c.age(*start_tick);
         if narrow {

@@ -56,7 +56,9 @@ impl World {
         for &i in order {
             self.hash_proc(h, &self.procs[i], &tx_name);
         }
-        let open = order.iter().filter_map(|&i| self.procs[i].tx);
+        // The transactions the processes hold, named as `tx_name` names them.
+        let open = (order.iter().enumerate())
+            .filter_map(|(k, &i)| self.procs[i].tx.map(|t| (t, 2 + k as u64)));
         self.db.hash_state(h, &tx_name, open, ages);
         self.queue
             .hash_state(h, tick, &|p| place[p.0 as usize] as u16);

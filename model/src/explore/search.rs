@@ -169,7 +169,12 @@ impl Explorer {
     pub(super) fn key(&self, w: &World) -> u128 {
         let mut order = self.order.borrow_mut();
         let n = self.relays.len();
-        if self.reduce && n >= 2 {
+        if self.reduce && n == 2 {
+            // Two relays (the case): one comparison, no sort.
+            let (a, b) = (self.relays[0], self.relays[1]);
+            let swap = local_order(&w.procs[a], &w.procs[b]).is_gt();
+            (order[a], order[b]) = if swap { (b, a) } else { (a, b) };
+        } else if self.reduce && n > 2 {
             // Relays ordered by their own states (ties keep their places).
             let mut by = [0usize; MAX_PROCS];
             for (k, b) in by[..n].iter_mut().enumerate() {

@@ -92,10 +92,11 @@ fn relay_order(a: &RelayMem, b: &RelayMem) -> std::cmp::Ordering {
 impl Explorer {
     /// The relay-poll gate (module doc, "Idle polls").
     fn poll_can_find_rows(&self, w: &World) -> bool {
-        let mut rows = w.db.unpublished_ids();
         match w.cfg.relay.lock {
-            LockMode::SkipLocked => rows.any(|i| w.db.outbox[i as usize].lock().is_none()),
-            _ => rows.next().is_some(),
+            LockMode::SkipLocked => {
+                w.db.any_unpublished(|i| w.db.outbox[i as usize].lock().is_none())
+            }
+            _ => w.db.has_unpublished(),
         }
     }
 

@@ -161,14 +161,14 @@ pub struct Queue {
 clone_reusing!(Queue {
     opts,
     health,
-    auto_slots,
     next_auto,
     next_token,
-    autos,
     created_order_cap,
     counts,
     lock_timers
 } refill {
+    auto_slots,
+    autos,
     slots,
     free,
     by_event,

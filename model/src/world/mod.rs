@@ -337,10 +337,8 @@ clone_reusing!(World {
     db,
     queue,
     auditor,
-    webhook_seen,
     next_event,
     next_stall_check,
-    external_seen,
     polls,
     tally,
     high_water,
@@ -354,6 +352,8 @@ clone_reusing!(World {
     scratch,
     gates
 } refill {
+    webhook_seen,
+    external_seen,
     armed,
     api_errors,
     delays,

@@ -690,38 +690,53 @@ impl Queue {
         tick: u64,
         proc_name: &impl Fn(ProcId) -> u16,
     ) {
-        // jobId jobs by event, then auto-numbered ones by event and rank.
-        let direct = self
-            .by_event
-            .iter()
-            .enumerate()
-            .filter(|(_, &s)| s != NO_SLOT)
-            .map(|(e, &s)| ((e as u32, 0), s));
-        let autos = self.autos.iter().flat_map(|(&e, keys)| {
-            keys.iter()
-                .enumerate()
-                .filter_map(move |(r, k)| self.slot_of(*k).map(|s| ((e, r as u32 + 1), s)))
-        });
         // Health and the number of jobs (below 2^56) share a word.
         h.write_u64(self.health as u64 | self.len() << 8);
-        for ((e, r), s) in direct.chain(autos) {
-            let j = self.at(s);
-            h.write_u64(e as u64 | (r as u64) << 32);
-            h.write_u64(j.event.0 as u64 | (j.summa as u64) << 32);
-            // The state with its deferred-failure mark, the worker and the stalled count.
-            let deferred = self.has_deferred_failure(j.key) as u64;
-            let worker = j.worker.map_or(u16::MAX, proc_name) as u64;
-            h.write_u64(
-                j.state as u64 | deferred << 4 | worker << 8 | (j.stalled_count as u64) << 32,
-            );
-            h.write_u64(j.deliveries as u64);
-            h.write_u64(j.lock_until.map_or(u64::MAX, |t| t.saturating_sub(tick)));
+        // jobId jobs by event, then auto-numbered ones by event and rank (plain loops: a
+        // chain of the two iterators cost more than the jobs' words).
+        for (e, &s) in self.by_event.iter().enumerate() {
+            if s != NO_SLOT {
+                self.hash_job(h, tick, proc_name, (e as u32, 0), s);
+            }
+        }
+        for (&e, keys) in &self.autos {
+            for (r, k) in keys.iter().enumerate() {
+                if let Some(s) = self.slot_of(*k) {
+                    self.hash_job(h, tick, proc_name, (e, r as u32 + 1), s);
+                }
+            }
         }
         h.write_u64(self.waiting.len() as u64);
         for &s in &self.waiting {
-            let (e, r) = self.canonical_key(self.at(s).key).expect("waiting job");
+            // A jobId job's canonical key is its event's (`canonical_key`), without the
+            // lookup.
+            let (e, r) = match self.at(s).key {
+                JobKey::Event(e) => (e, 0),
+                key => self.canonical_key(key).expect("waiting job"),
+            };
             h.write_u64(e as u64 | (r as u64) << 32);
         }
+    }
+
+    /// One job for [`Queue::hash_state`], by its canonical key `(e, r)`.
+    #[inline(always)]
+    fn hash_job<H: std::hash::Hasher>(
+        &self,
+        h: &mut H,
+        tick: u64,
+        proc_name: &impl Fn(ProcId) -> u16,
+        (e, r): (u32, u32),
+        s: u32,
+    ) {
+        let j = self.at(s);
+        h.write_u64(e as u64 | (r as u64) << 32);
+        h.write_u64(j.event.0 as u64 | (j.summa as u64) << 32);
+        // The state with its deferred-failure mark, the worker and the stalled count.
+        let deferred = self.has_deferred_failure(j.key) as u64;
+        let worker = j.worker.map_or(u16::MAX, proc_name) as u64;
+        h.write_u64(j.state as u64 | deferred << 4 | worker << 8 | (j.stalled_count as u64) << 32);
+        h.write_u64(j.deliveries as u64);
+        h.write_u64(j.lock_until.map_or(u64::MAX, |t| t.saturating_sub(tick)));
     }
 }
 

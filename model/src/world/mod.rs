@@ -647,16 +647,22 @@ impl World {
     /// The per-tick checks are inline; what they find to do runs out of line, so the
     /// step loop stays small.
     #[inline(always)]
-    pub(super) fn housekeeping(&mut self) {
+    /// Returns whether it did anything but move the clock on (a scheduled action, a
+    /// restart, a stalled job), which may change who can run: the clock alone only wakes
+    /// processes, it never stops one.
+    pub(super) fn housekeeping(&mut self) -> bool {
+        let mut acted = false;
         if self.schedule.front().is_some_and(|(t, _)| *t <= self.tick) {
             self.run_schedule();
+            acted = true;
         }
         if self.dead > 0 {
-            self.restart_due();
+            acted |= self.restart_due();
         }
         if self.tick >= self.next_stall_check {
-            self.stall_check();
+            acted |= self.stall_check();
         }
+        acted
     }
 
     #[inline(never)]
@@ -667,29 +673,34 @@ impl World {
         }
     }
 
+    /// Restarts the processes whose time has come; whether there were any.
     #[inline(never)]
-    pub(super) fn restart_due(&mut self) {
+    pub(super) fn restart_due(&mut self) -> bool {
+        let mut any = false;
         for i in 0..self.procs.len() {
             let p = &self.procs[i];
             if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
                 self.restart(i);
+                any = true;
             }
         }
+        any
     }
 
+    /// BullMQ's stalled check; whether it moved a job.
     #[inline(never)]
-    pub(super) fn stall_check(&mut self) {
-        {
-            self.next_stall_check = self.tick + self.cfg.queue.stalled_interval_ticks;
-            for o in self.queue.check_stalled(self.tick) {
-                let (event, failed) = match o {
-                    StallOutcome::BackToWait(e) => (e, false),
-                    StallOutcome::Failed(e) => (e, true),
-                };
-                self.touched.push(event);
-                self.log(None, None, Note::Stalled { event, failed });
-            }
+    pub(super) fn stall_check(&mut self) -> bool {
+        self.next_stall_check = self.tick + self.cfg.queue.stalled_interval_ticks;
+        let moved = self.queue.check_stalled(self.tick);
+        for o in &moved {
+            let (event, failed) = match *o {
+                StallOutcome::BackToWait(e) => (e, false),
+                StallOutcome::Failed(e) => (e, true),
+            };
+            self.touched.push(event);
+            self.log(None, None, Note::Stalled { event, failed });
         }
+        !moved.is_empty()
     }
 
     /// Applies a user's or a schedule's action. Errors are messages for the page.
@@ -734,12 +745,14 @@ impl World {
     /// its choices and forced steps from [`World::runnable_mask`]): the check `step_at`
     /// starts with asked again, for every step, what the explorer had just read (1.6 % of
     /// its instructions). Whether it is still runnable once the clock has moved is
-    /// checked here.
+    /// checked here, when housekeeping did more than move the clock (which only wakes
+    /// processes).
     pub(crate) fn step_runnable(&mut self, i: usize) {
         debug_assert!(self.runnable(i), "step of {i}, which cannot run");
         self.tick += 1;
-        self.housekeeping();
-        if self.runnable(i) {
+        let acted = self.housekeeping();
+        debug_assert!(acted || self.runnable(i), "the clock alone stopped {i}");
+        if !acted || self.runnable(i) {
             self.run_proc(i);
         }
         self.after_step();

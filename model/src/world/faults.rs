@@ -277,10 +277,13 @@ impl World {
                 self.touched.push(r.event);
                 self.reply_client(i, false);
             }
-            Mem::Relay(RelayMem { batch, .. }) => {
-                for r in batch {
+            Mem::Relay(mut m) => {
+                for &r in &m.batch {
                     self.touched.push(self.db.outbox[r as usize].hodisa);
                 }
+                // Its memory is lost; the lists' buffers are kept for its next polls.
+                m.reset();
+                self.procs[i].mem = Mem::Relay(m);
             }
             Mem::Worker { job } => {
                 self.queue.worker_died(pid, tick);

@@ -43,6 +43,18 @@ pub struct RelayMem {
 
 clone_reusing!(RelayMem { pos, cursor } refill { batch, ok, bad });
 
+impl RelayMem {
+    /// Back to `RelayMem::default()`, keeping the lists' memory (a relay killed and
+    /// restarted fills them again).
+    pub(super) fn reset(&mut self) {
+        self.batch.clear();
+        self.pos = 0;
+        self.ok.clear();
+        self.bad.clear();
+        self.cursor.reset();
+    }
+}
+
 impl World {
     pub(super) fn relay_mem(&mut self, i: usize) -> &mut RelayMem {
         match &mut self.procs[i].mem {

@@ -103,6 +103,16 @@ impl<T: Clone> Refill for std::collections::VecDeque<T> {
     }
 }
 
+/// A list of lists (the relays' poll histories): each inner list refilled in place.
+pub(crate) fn refill_nested<T: Clone>(a: &mut Vec<Vec<T>>, source: &[Vec<T>]) {
+    a.truncate(source.len());
+    let kept = a.len();
+    for (x, y) in a.iter_mut().zip(source) {
+        x.refill(y);
+    }
+    a.extend(source[kept..].iter().cloned());
+}
+
 impl<T: Refill, const N: usize> Refill for [T; N] {
     #[inline]
     fn refill(&mut self, source: &Self) {
@@ -175,6 +185,10 @@ mod refill_tests {
                 let (mut m, source): (BTreeMap<u32, Vec<u32>>, _) = (map(from), map(to));
                 m.refill(&source);
                 assert_eq!(m, source);
+                let mut lists: Vec<Vec<u32>> = vec![vec![1; from]; from];
+                let source = vec![vec![2; to]; to];
+                crate::refill_nested(&mut lists, &source);
+                assert_eq!(lists, source);
                 let set = |n: usize| (0..n as u32).collect();
                 let (mut s, source): (BTreeSet<u32>, _) = (set(from), set(to));
                 s.refill(&source);

@@ -339,7 +339,6 @@ clone_reusing!(World {
     auditor,
     next_event,
     next_stall_check,
-    polls,
     tally,
     high_water,
     last_flush,
@@ -365,15 +364,17 @@ clone_reusing!(World {
     kills,
     violations,
     touched
-} then clone_fixed_from(cfg, script, procs));
+} then clone_fixed_from(cfg, script, procs, polls));
 
 impl World {
     /// `clone_from`'s part for what the scenario fixes (the configuration, the script,
-    /// the processes' names, kinds and programs) and the processes.
+    /// the processes' names, kinds and programs), the processes, and the relays' poll
+    /// histories (a list per process, each refilled in place, see `refill_nested`).
     fn clone_fixed_from(&mut self, source: &World) {
         self.cfg.clone_from(&source.cfg);
         self.script.clone_from(&source.script);
         self.procs.clone_from(&source.procs);
+        crate::refill_nested(&mut self.polls, &source.polls);
     }
 
     /// `self.clone_from(source)` for two worlds of one scenario, as the explorer's are (it
@@ -383,6 +384,7 @@ impl World {
     pub(crate) fn refill_from(&mut self, source: &World) {
         debug_assert!(self.cfg == source.cfg && self.script == source.script);
         self.clone_fields_from(source);
+        crate::refill_nested(&mut self.polls, &source.polls);
         if self.procs.len() != source.procs.len() {
             self.procs.clone_from(&source.procs);
             return;

@@ -114,9 +114,6 @@ pub struct Auditor {
 }
 
 clone_reusing!(Auditor {
-    lives,
-    intent_effects,
-    intent_rank,
     class_counts,
     committed_events,
     queue_adds,
@@ -128,35 +125,45 @@ clone_reusing!(Auditor {
     duplicate_effects,
     phantoms,
     reordered,
-    intent_tasks,
     duplicate_tasks
+} refill {
+    lives,
+    intent_effects,
+    intent_rank,
+    intent_tasks
 });
 
 impl Auditor {
-    /// The auditor's state for the explorer's key (`World::hash_state`): what the derived
-    /// `Hash` feeds, with the small entries packed (a key costs a hash round per word, and
-    /// the derived one spent three on each `[u16; 2]`). Destructured, so a field added to
-    /// `Auditor` is a compile error here rather than left out of the state.
+    /// The auditor's state for the explorer's key (`World::hash_state`): the lives, the
+    /// per-intent lists and `reordered`, with the small entries packed (a key costs a hash
+    /// round per word, and the derived `Hash` spent three on each `[u16; 2]`). The other
+    /// counters are left out: each is a function of the lives and lists fed here
+    /// ([`Auditor::derived_counters`]; exact while no per-event count saturates at
+    /// `u16::MAX`, far beyond any explorer world), so two states with equal lives have
+    /// equal counters, and feeding them (15 words of a ~170-word key) merged nothing more.
+    /// `reordered` is history (deliveries seen out of order) and stays. Destructured, so a
+    /// field added to `Auditor` is a compile error here rather than left out of the state.
     pub(crate) fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
         use std::hash::Hash;
         let Auditor {
             lives,
             intent_effects,
             intent_rank,
-            class_counts,
-            committed_events,
-            queue_adds,
-            queue_dedup_hits,
-            jobs_created,
-            deliveries,
-            effects,
-            duplicate_deliveries,
-            duplicate_effects,
-            phantoms,
+            class_counts: _,
+            committed_events: _,
+            queue_adds: _,
+            queue_dedup_hits: _,
+            jobs_created: _,
+            deliveries: _,
+            effects: _,
+            duplicate_deliveries: _,
+            duplicate_effects: _,
+            phantoms: _,
             reordered,
             intent_tasks,
-            duplicate_tasks,
+            duplicate_tasks: _,
         } = self;
+        debug_assert_eq!(self.kept_counters(), self.derived_counters());
         // Lengths as 32 bits: a list of 2^32 events is out of reach.
         h.write_u64(lives.len() as u64 | (intent_effects.len() as u64) << 32);
         for l in lives {
@@ -174,24 +181,50 @@ impl Auditor {
             w[..c.len()].copy_from_slice(c);
             h.write_u64(u64::from_le_bytes(w));
         }
-        for v in class_counts {
-            h.write_u64(*v);
+        h.write_u64(*reordered);
+    }
+
+    /// The counters [`Auditor::hash_state`] leaves out, as kept: the classes' counts, then
+    /// the tallies in the order of [`Auditor::derived_counters`].
+    fn kept_counters(&self) -> [u64; CLASSES + 10] {
+        let mut v = [0; CLASSES + 10];
+        v[..CLASSES].copy_from_slice(&self.class_counts);
+        v[CLASSES..].copy_from_slice(&[
+            self.committed_events,
+            self.queue_adds,
+            self.queue_dedup_hits,
+            self.jobs_created,
+            self.deliveries,
+            self.effects,
+            self.duplicate_deliveries,
+            self.duplicate_effects,
+            self.phantoms,
+            self.duplicate_tasks,
+        ]);
+        v
+    }
+
+    /// The same counters as the lives and the per-intent lists give them (slot 0 of
+    /// `lives` is no event): what the methods that keep them maintain, step by step.
+    pub(crate) fn derived_counters(&self) -> [u64; CLASSES + 10] {
+        let mut v = [0; CLASSES + 10];
+        let over = |n: u64| n.saturating_sub(1);
+        for l in self.lives.iter().skip(1) {
+            v[slot(l.class)] += 1;
+            let t = &mut v[CLASSES..];
+            t[0] += l.committed_seen as u64;
+            t[1] += l.adds as u64;
+            t[2] += l.dedup_hits as u64;
+            t[3] += l.jobs_created as u64;
+            t[4] += l.deliveries as u64;
+            t[5] += l.effects as u64;
+            t[6] += over(l.deliveries as u64);
+            t[8] += (l.class == Class::Aborted && l.jobs_created > 0) as u64;
         }
-        for v in [
-            committed_events,
-            queue_adds,
-            queue_dedup_hits,
-            jobs_created,
-            deliveries,
-            effects,
-            duplicate_deliveries,
-            duplicate_effects,
-            phantoms,
-            reordered,
-            duplicate_tasks,
-        ] {
-            h.write_u64(*v);
-        }
+        let effects = self.intent_effects.iter().flatten();
+        v[CLASSES + 7] = effects.map(|&n| over(n as u64)).sum();
+        v[CLASSES + 9] = self.intent_tasks.iter().map(|&n| over(n as u64)).sum();
+        v
     }
 }
 

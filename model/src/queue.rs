@@ -161,18 +161,19 @@ pub struct Queue {
 clone_reusing!(Queue {
     opts,
     health,
+    next_auto,
+    next_token,
+    created_order_cap,
+    counts,
+    lock_timers
+} refill {
+    auto_slots,
+    autos,
     slots,
     free,
     by_event,
-    auto_slots,
     waiting,
-    next_auto,
-    next_token,
-    autos,
     created_order,
-    created_order_cap,
-    counts,
-    lock_timers,
     deferred,
     finished
 });
@@ -681,47 +682,61 @@ impl Queue {
     /// state, worker, stall count and deliveries, the lock's remaining time relative to
     /// `tick`, and the wait list's order; a job's worker as `proc_name` names it. Lock tokens, BullMQ's job counter, slot numbers
     /// and the capped creation order are history; the world feeds whether a worker's
-    /// token is still the job's.
+    /// token is still the job's. A job's fields share words, five to a job (there were
+    /// nine: the explorer's key costs a hash round per word).
     pub fn hash_state<H: std::hash::Hasher>(
         &self,
         h: &mut H,
         tick: u64,
-        proc_name: &dyn Fn(ProcId) -> u16,
+        proc_name: &impl Fn(ProcId) -> u16,
     ) {
-        h.write_u8(self.health as u8);
-        // jobId jobs by event, then auto-numbered ones by event and rank.
-        let direct = self
-            .by_event
-            .iter()
-            .enumerate()
-            .filter(|(_, &s)| s != NO_SLOT)
-            .map(|(e, &s)| ((e as u32, 0), s));
-        let autos = self.autos.iter().flat_map(|(&e, keys)| {
-            keys.iter()
-                .enumerate()
-                .filter_map(move |(r, k)| self.slot_of(*k).map(|s| ((e, r as u32 + 1), s)))
-        });
-        h.write_u64(self.len());
-        for ((e, r), s) in direct.chain(autos) {
-            let j = self.at(s);
-            h.write_u32(e);
-            h.write_u32(r);
-            h.write_u32(j.event.0);
-            h.write_u32(j.summa);
-            // A deferred failure marks the state byte (unmarked bytes hash as before).
-            let deferred = self.has_deferred_failure(j.key) as u8;
-            h.write_u8(j.state as u8 | deferred << 4);
-            h.write_u16(j.worker.map_or(u16::MAX, proc_name));
-            h.write_u64(j.lock_until.map_or(u64::MAX, |t| t.saturating_sub(tick)));
-            h.write_u32(j.stalled_count);
-            h.write_u32(j.deliveries);
+        // Health and the number of jobs (below 2^56) share a word.
+        h.write_u64(self.health as u64 | self.len() << 8);
+        // jobId jobs by event, then auto-numbered ones by event and rank (plain loops: a
+        // chain of the two iterators cost more than the jobs' words).
+        for (e, &s) in self.by_event.iter().enumerate() {
+            if s != NO_SLOT {
+                self.hash_job(h, tick, proc_name, (e as u32, 0), s);
+            }
+        }
+        for (&e, keys) in &self.autos {
+            for (r, k) in keys.iter().enumerate() {
+                if let Some(s) = self.slot_of(*k) {
+                    self.hash_job(h, tick, proc_name, (e, r as u32 + 1), s);
+                }
+            }
         }
         h.write_u64(self.waiting.len() as u64);
         for &s in &self.waiting {
-            let (e, r) = self.canonical_key(self.at(s).key).expect("waiting job");
-            h.write_u32(e);
-            h.write_u32(r);
+            // A jobId job's canonical key is its event's (`canonical_key`), without the
+            // lookup.
+            let (e, r) = match self.at(s).key {
+                JobKey::Event(e) => (e, 0),
+                key => self.canonical_key(key).expect("waiting job"),
+            };
+            h.write_u64(e as u64 | (r as u64) << 32);
         }
+    }
+
+    /// One job for [`Queue::hash_state`], by its canonical key `(e, r)`.
+    #[inline(always)]
+    fn hash_job<H: std::hash::Hasher>(
+        &self,
+        h: &mut H,
+        tick: u64,
+        proc_name: &impl Fn(ProcId) -> u16,
+        (e, r): (u32, u32),
+        s: u32,
+    ) {
+        let j = self.at(s);
+        h.write_u64(e as u64 | (r as u64) << 32);
+        h.write_u64(j.event.0 as u64 | (j.summa as u64) << 32);
+        // The state with its deferred-failure mark, the worker and the stalled count.
+        let deferred = self.has_deferred_failure(j.key) as u64;
+        let worker = j.worker.map_or(u16::MAX, proc_name) as u64;
+        h.write_u64(j.state as u64 | deferred << 4 | worker << 8 | (j.stalled_count as u64) << 32);
+        h.write_u64(j.deliveries as u64);
+        h.write_u64(j.lock_until.map_or(u64::MAX, |t| t.saturating_sub(tick)));
     }
 }
 

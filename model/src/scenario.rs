@@ -385,6 +385,14 @@ pub fn proc_index(cfg: &Config, name: &str, session: bool) -> Option<usize> {
 pub const MAX_TASKS: u32 = 2_000_000;
 pub const MAX_RELAYS: u8 = 3;
 pub const MAX_WORKERS: u8 = 3;
+/// The most processes a valid scenario asks for (see [`processes`]): a client and an API
+/// per API instance, the relays, the workers, and one each of the CDC relay, the cleaner
+/// and the psql session. A world runs at most [`crate::world::MAX_PROCS`]; this crate does
+/// not compile if these limits outgrow it, so `World::new` never refuses a valid scenario.
+pub const MAX_PROCESSES: usize =
+    2 * MAX_APIS as usize + MAX_RELAYS as usize + MAX_WORKERS as usize + 3;
+const _: () = assert!(MAX_PROCESSES <= crate::world::MAX_PROCS);
+
 /// The longest interval or timeout a scenario may set, in ticks (a run of the page's
 /// biggest world lasts a few million ticks).
 pub const MAX_DURATION_TICKS: u64 = 1_000_000_000;

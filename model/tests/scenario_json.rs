@@ -23,6 +23,54 @@ fn out_of_range_values_are_refused() {
     assert_eq!(e.field, "faults[0].process");
 }
 
+/// The biggest configuration `validate` lets through (every limit at its top, CDC,
+/// cleaner and a psql session) runs `MAX_PROCESSES` processes, within the world's
+/// `MAX_PROCS`: a link or a file cannot reach `World::new`'s refusal. One more relay,
+/// worker or API is refused by `validate`, not by a panic.
+#[test]
+fn the_most_processes_a_scenario_can_ask_for_fit_in_a_world() {
+    use outbox_model::scenario::{
+        processes, CleanerConfig, ScriptStmt, MAX_APIS, MAX_PROCESSES, MAX_RELAYS, MAX_WORKERS,
+    };
+    use outbox_model::world::MAX_PROCS;
+    let mut s = Scenario {
+        name: "most-processes".into(),
+        ..Scenario::default()
+    };
+    s.config.apis = MAX_APIS;
+    s.config.relays = MAX_RELAYS;
+    s.config.workers = MAX_WORKERS;
+    s.config.cdc = true;
+    s.config.cleaner = Some(CleanerConfig::default());
+    s.script = vec![ScriptStmt::Begin];
+    s.workload.tasks = 10;
+    let s = Scenario::from_json(&s.to_json()).expect("the biggest valid scenario");
+    assert_eq!(processes(&s.config, true).len(), MAX_PROCESSES);
+    const { assert!(MAX_PROCESSES <= MAX_PROCS) };
+    let w = outbox_model::run(&s);
+    assert_eq!(w.procs().len(), MAX_PROCESSES);
+    let one_more = |key: &str, max: u8| format!(r#"{{"{key}":{}}}"#, max + 1);
+    for (field, json) in [
+        ("config.apis", one_more("apis", MAX_APIS)),
+        ("config.relays", one_more("relays", MAX_RELAYS)),
+        ("config.workers", one_more("workers", MAX_WORKERS)),
+        ("config.relays", r#"{"relays":255,"apis":255}"#.into()),
+    ] {
+        let e = Scenario::from_json(&format!(r#"{{"name":"x","config":{json}}}"#)).unwrap_err();
+        assert_eq!(e.field, field, "{json}");
+    }
+}
+
+/// A scenario built in code that skips `validate` and asks for more: a clear refusal.
+#[test]
+#[should_panic(expected = "a world runs at most 16 processes, this scenario asks for 22")]
+fn a_world_refuses_more_processes_than_it_can_run() {
+    let mut s = Scenario::default();
+    s.config.relays = 20;
+    s.config.workers = 0;
+    outbox_model::World::new(&s);
+}
+
 /// Found by the page's edited-link test: a poll interval of u64::MAX overflowed
 /// `tick + interval` in the relay. Every duration that is added to the tick is bounded.
 #[test]

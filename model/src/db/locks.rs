@@ -62,12 +62,7 @@ pub struct Cursor {
     pub got: Vec<u32>,
 }
 
-clone_reusing!(Cursor {
-    started,
-    candidates,
-    pos,
-    got
-});
+clone_reusing!(Cursor { started, pos } refill { candidates, got });
 
 impl Cursor {
     /// Back to the default, keeping the lists' memory for the next statement.

@@ -24,6 +24,7 @@ mod tests;
 mod tx;
 mod writes;
 
+pub(crate) use canon::U32Pairs;
 pub use error::{sqlstate, Exec, SqlError};
 pub use locks::{Cursor, LockMode, OutboxChange};
 pub use roles::{Privilege, Role, Table};
@@ -75,7 +76,7 @@ pub struct Db {
     dead_letters: u64,
 }
 
-clone_reusing!(Db { txs, tasks, outbox, pending, unpublished, by_event, inbox, keys, actions, committed_tasks, committed_events, committed_inbox, committed_actions, balance, app_can_read_hodisa_id, wal_retain, wal, wal_events, next_lsn, dead_letters } then clone_work_from(work, spare));
+clone_reusing!(Db { pending, unpublished, committed_tasks, committed_events, committed_inbox, committed_actions, balance, app_can_read_hodisa_id, wal_retain, next_lsn, dead_letters } refill { wal_events, txs, tasks, outbox, by_event, inbox, keys, actions, wal } then clone_work_from(work, spare));
 
 const NONE: u32 = u32::MAX;
 

@@ -33,6 +33,17 @@ impl Db {
         self.unpublished.iter()
     }
 
+    /// Whether a committed, unpublished row's index satisfies `f` (in id order, as
+    /// `unpublished_ids().any(f)`).
+    pub fn any_unpublished(&self, f: impl FnMut(u32) -> bool) -> bool {
+        self.unpublished.any(f)
+    }
+
+    /// Whether some committed row is unpublished.
+    pub fn has_unpublished(&self) -> bool {
+        self.unpublished.len() > 0
+    }
+
     pub fn oldest_unpublished(&self) -> Option<&OutboxRow> {
         self.unpublished
             .iter()

@@ -76,7 +76,7 @@ pub struct WalRecord {
     pub events: Vec<EventId>,
 }
 
-clone_reusing!(WalRecord { lsn, tx, events });
+clone_reusing!(WalRecord { lsn, tx } refill { events });
 
 /// Private versions of locked rows: (outbox index, data), sorted by index. Only rows a
 /// transaction holds locked and has changed are here (a handful: one poll's rows).
@@ -89,7 +89,7 @@ impl Clone for PendingRows {
         PendingRows(self.0.clone())
     }
     fn clone_from(&mut self, source: &Self) {
-        self.0.clone_from(&source.0);
+        crate::Refill::refill(&mut self.0, &source.0);
     }
 }
 
@@ -123,11 +123,7 @@ pub(super) struct RowSet {
     len: usize,
 }
 
-clone_reusing!(RowSet {
-    words,
-    summary,
-    len
-});
+clone_reusing!(RowSet { len } refill { words, summary });
 
 /// The set bits of a word, lowest first.
 struct Bits(u64);
@@ -182,6 +178,26 @@ impl RowSet {
     pub(super) fn len(&self) -> usize {
         self.len
     }
+    /// Whether `f` holds for a member, asked in increasing order: `iter().any(f)` in
+    /// plain loops (the explorer asks it of every relay poll it might offer, and the
+    /// iterator's nested flat_maps cost several times the loops).
+    pub(super) fn any(&self, mut f: impl FnMut(u32) -> bool) -> bool {
+        for (j, &s) in self.summary.iter().enumerate() {
+            let mut s = s;
+            while s != 0 {
+                let w = j * 64 + s.trailing_zeros() as usize;
+                s &= s - 1;
+                let mut bits = self.words[w];
+                while bits != 0 {
+                    if f((w * 64 + bits.trailing_zeros() as usize) as u32) {
+                        return true;
+                    }
+                    bits &= bits - 1;
+                }
+            }
+        }
+        false
+    }
     /// In increasing order.
     pub(super) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         let words = &self.words;
@@ -191,5 +207,42 @@ impl RowSet {
                 Bits(words[w]).map(move |b| (w * 64 + b) as u32)
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RowSet;
+    use crate::rng::Rng;
+
+    /// `any` answers as `iter().any` does, and asks in the same (increasing) order, on
+    /// sparse and dense sets across many words.
+    #[test]
+    fn any_asks_as_iter_any_does() {
+        let mut rng = Rng::new(7);
+        for _ in 0..200 {
+            let mut s = RowSet::default();
+            let span = 1 + rng.below(9000) as u32;
+            for _ in 0..rng.below(40) {
+                s.insert(rng.below(span as u64) as u32);
+            }
+            if rng.below(2) == 0 {
+                let nth = s.iter().nth(rng.below(3) as usize);
+                if let Some(i) = nth {
+                    s.remove(&i);
+                }
+            }
+            let cut = rng.below(span as u64) as u32;
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let want = s.iter().any(|i| {
+                a.push(i);
+                i >= cut
+            });
+            let got = s.any(|i| {
+                b.push(i);
+                i >= cut
+            });
+            assert_eq!((got, b), (want, a));
+        }
     }
 }

@@ -6,28 +6,27 @@ use std::hash::Hasher;
 /// The state key, hashed as it is written, with no buffer: every integer write, whatever
 /// its width, is one 64-bit word folded into two 64-bit lanes; a byte string (`write`) is
 /// folded 8 bytes at a time, its last partial word padded with zeros, and then its length.
-/// [`KeyHash::finish128`] mixes in the number of words. Every branch of a key is preceded
-/// by a tag, so the word streams of two different states differ; `usize` is written as 64
+/// Every branch of a key is preceded by a tag (and every list by its length), so the word
+/// streams of two different states differ, and neither is the start of the other; the
+/// number of words is not counted (every word, a zero too, moves the lanes: a stream one
+/// word longer is as different as one word changed; counting was a load, an add and a
+/// store a word, 3 % of the explorer's instructions). `usize` is written as 64
 /// bits, so keys are the same on every platform. Only 64-bit multiplications: wasm has
 /// them natively, while a 64×64→128 product is a library call there (8 % of the
 /// explorer's time in wasm). One word per write rather than packing the writes' bytes:
 /// packing saved rounds but its shifting and branching cost more (measured natively, the
 /// whole search ~10 % faster; the key's state count is the same, only the hash differs).
 ///
-/// Two pairs of lanes take the words in turn (even words one pair, odd words the other):
-/// a lane's round is a chain of add, rotate and multiply, ~5 cycles, and with one pair
-/// the whole key waited on that chain word after word (measured: ~5.4 cycles a word).
-/// Alternating lets two words' rounds run at once. Each word's premultiplied value feeds
-/// both lanes of its pair (3 multiplications a word instead of 4).
+/// One pair of lanes takes every word; each word's premultiplied value feeds both lanes
+/// (3 multiplications a word instead of 4). A lane's round is a chain of add, rotate
+/// and multiply, ~5 cycles. Two pairs taking the words in turn let two words' rounds run
+/// at once (measured once ~5.4 cycles a word with one pair, when the key was written to
+/// a buffer and hashed in one loop); written as the key is walked, the rounds overlap
+/// with the walk anyway, and swapping the pairs after every word cost 3 moves a word
+/// (one pair: the pinned search 6 % fewer instructions, its CPU time no worse).
 pub(super) struct KeyHash {
-    /// The pair that takes the next word.
     a: u64,
     b: u64,
-    /// The other pair.
-    c: u64,
-    d: u64,
-    /// Words folded so far.
-    len: u64,
 }
 
 const P1: u64 = 0x9E37_79B1_85EB_CA87;
@@ -61,28 +60,18 @@ impl KeyHash {
         KeyHash {
             a: 0x243F_6A88_85A3_08D3,
             b: 0x1319_8A2E_0370_7344,
-            c: 0xA409_3822_299F_31D0,
-            d: 0x082E_FA98_EC4E_6C89,
-            len: 0,
         }
     }
 
-    /// One word into the pair whose turn it is; the pairs then swap places (moves between
-    /// registers, no branch).
     #[inline(always)]
     fn word(&mut self, w: u64) {
-        self.len += 1;
-        let (a, b) = mix(self.a, self.b, w);
-        (self.a, self.b, self.c, self.d) = (self.c, self.d, a, b);
+        (self.a, self.b) = mix(self.a, self.b, w);
     }
 
     pub(super) fn finish128(&self) -> u128 {
-        // Which pair took the last word depends only on the count, which is mixed in:
-        // fold each pair into the other's lanes, cross, then avalanche.
-        let a = self.a ^ self.c.rotate_left(23).wrapping_mul(P3);
-        let b = self.b ^ self.d.rotate_left(37).wrapping_mul(P1);
-        let a2 = avalanche(a ^ self.len.wrapping_mul(P4) ^ b.rotate_left(17));
-        let b2 = avalanche(b ^ self.len ^ a2.rotate_left(41));
+        // Cross the lanes, then avalanche.
+        let a2 = avalanche(self.a ^ self.b.rotate_left(17).wrapping_mul(P4));
+        let b2 = avalanche(self.b.wrapping_mul(P3) ^ a2.rotate_left(41));
         (a2 as u128) << 64 | b2 as u128
     }
 }

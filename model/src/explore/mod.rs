@@ -157,10 +157,10 @@ pub struct Explorer {
     /// Successors of the expanded states, in expansion (= index) order.
     edge_start: Vec<u32>,
     edges: Vec<u32>,
-    /// Boxed: a world is ~3 KB, and the queue moves pointers, not worlds.
+    /// Boxed: a world is ~2 KB, and the queue moves pointers, not worlds.
     frontier: VecDeque<(u32, Box<World>)>,
     /// Worlds of merged successors and of expanded states that took none of theirs, kept
-    /// to be refilled with `clone_from` (no allocation for a successor; see
+    /// to be refilled with `World::refill_from` (no allocation for a successor; see
     /// `clone_reusing!`). Never more than the frontier held at its peak. Freed with the
     /// explorer, not when the search ends: freeing ~18 000 worlds took ~10 % of a search
     /// (measured natively on the pinned case), and the answer should not wait for it (the

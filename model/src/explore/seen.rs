@@ -4,19 +4,26 @@
 //! `BTreeMap` it replaces walked ~16 nodes per lookup. Nothing iterates it, so its order
 //! (and the house rule of ordered maps for deterministic iteration) does not come into it.
 
-/// Keys to state indexes; key 0 is kept apart, as 0 marks an empty slot.
+/// Keys to state indexes; key 0 is kept apart, as 0 marks an empty slot. A key and its
+/// index share a slot (32 bytes, two to a cache line): a lookup of a key not seen
+/// recently misses the cache, and with keys and indexes in two arrays a hit or an insert
+/// missed it twice.
 pub(super) struct Seen {
-    keys: Vec<u128>,
-    values: Vec<u32>,
+    slots: Vec<Slot>,
     len: usize,
     zero: Option<u32>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u128,
+    value: u32,
 }
 
 impl Seen {
     pub(super) fn new() -> Seen {
         Seen {
-            keys: vec![0; 1024],
-            values: vec![0; 1024],
+            slots: vec![Slot::default(); 1024],
             len: 0,
             zero: None,
         }
@@ -27,19 +34,18 @@ impl Seen {
         if key == 0 {
             return *self.zero.get_or_insert(value);
         }
-        if 2 * (self.len + 1) > self.keys.len() {
+        if 2 * (self.len + 1) > self.slots.len() {
             self.grow();
         }
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut i = key as usize & mask;
         loop {
-            let k = self.keys[i];
-            if k == key {
-                return self.values[i];
+            let s = &mut self.slots[i];
+            if s.key == key {
+                return s.value;
             }
-            if k == 0 {
-                self.keys[i] = key;
-                self.values[i] = value;
+            if s.key == 0 {
+                *s = Slot { key, value };
                 self.len += 1;
                 return value;
             }
@@ -49,13 +55,12 @@ impl Seen {
 
     /// Twice the slots, every key placed again.
     fn grow(&mut self) {
-        let slots = 2 * self.keys.len();
-        let keys = std::mem::replace(&mut self.keys, vec![0; slots]);
-        let values = std::mem::replace(&mut self.values, vec![0; slots]);
+        let n = 2 * self.slots.len();
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); n]);
         self.len = 0;
-        for (k, v) in keys.into_iter().zip(values) {
-            if k != 0 {
-                self.get_or_insert(k, v);
+        for s in old {
+            if s.key != 0 {
+                self.get_or_insert(s.key, s.value);
             }
         }
     }

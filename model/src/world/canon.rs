@@ -1,8 +1,8 @@
 //! The canonical hash of a world's state, for the explorer to merge equal states.
 
-use super::{Mem, Proc, RelayMem, Wait, World};
-use crate::db::Cursor;
+use super::{Mem, Proc, RelayMem, Wait, World, MAX_PROCS};
 use crate::db::TxStatus;
+use crate::db::{Cursor, U32Pairs};
 use crate::ids::TxId;
 
 impl World {
@@ -16,8 +16,10 @@ impl World {
     /// timer is fed relative to it (a process's wake-up and restart time, the stalled
     /// checker's next run, a job's lock), and the times stored in rows only as ages, and
     /// only when something reads them (a cleaner, an operator's un-mark, a schedule; see
-    /// [`Db::hash_state`]). The auditor is fed whole: its counters are part of the state,
-    /// so two merged states always show the same counters (but for `tick`, `stuck` and
+    /// [`Db::hash_state`]). Counters are part of the state, but those that follow from
+    /// what is fed are left out (the auditor's tallies follow from its events' lives, the
+    /// database's committed counts from its rows, see `Auditor::hash_state`), so two merged
+    /// states always show the same counters (but for `tick`, `stuck` and
     /// `oldest_unpublished_age_ticks`, which are about time).
     pub fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
         let order: Vec<usize> = (0..self.procs.len()).collect();
@@ -30,7 +32,7 @@ impl World {
     pub fn hash_state_as<H: std::hash::Hasher>(&self, h: &mut H, order: &[usize]) {
         use std::hash::Hash;
         debug_assert_eq!(order.len(), self.procs.len());
-        let mut place = [0usize; 64];
+        let mut place = [0usize; MAX_PROCS];
         for (k, &i) in order.iter().enumerate() {
             place[i] = k;
         }
@@ -50,24 +52,31 @@ impl World {
                 }
             }
         };
-        h.write_u64(self.procs.len() as u64);
+        // The number of processes is left out: it is the scenario's, the same in every state.
         for &i in order {
             self.hash_proc(h, &self.procs[i], &tx_name);
         }
-        let mut open = order.iter().filter_map(|&i| self.procs[i].tx);
-        self.db.hash_state(h, &tx_name, &mut open, ages);
+        // The transactions the processes hold, named as `tx_name` names them.
+        let open = (order.iter().enumerate())
+            .filter_map(|(k, &i)| self.procs[i].tx.map(|t| (t, 2 + k as u64)));
+        self.db.hash_state(h, &tx_name, open, ages);
         self.queue
             .hash_state(h, tick, &|p| place[p.0 as usize] as u16);
         self.auditor.hash_state(h);
-        self.armed.hash(h);
-        self.api_errors.hash(h);
-        self.publish_failures.hash(h);
-        h.write_u64(self.schedule.len() as u64);
+        // The fault lists' and the schedule's lengths two to a word, before their items
+        // (as the derived `Hash` of a list feeds its length first).
+        h.write_u64(pair(self.armed.len(), self.api_errors.len()));
+        h.write_u64(pair(self.publish_failures.len(), self.schedule.len()));
+        Hash::hash_slice(&self.armed, h);
+        Hash::hash_slice(&self.api_errors, h);
+        Hash::hash_slice(&self.publish_failures, h);
         for (t, a) in &self.schedule {
             h.write_u64(rel(*t));
             a.hash(h);
         }
-        h.write_u32(self.next_event);
+        // The next event's id is left out: events are minted densely from 1, so it
+        // follows from the auditor's lives, which are fed.
+        debug_assert_eq!(self.next_event as usize, self.auditor.events_len() + 1);
         h.write_u64(rel(self.next_stall_check));
         self.external_seen.hash(h);
         h.write_u64(self.high_water);
@@ -86,19 +95,31 @@ impl World {
             Some(Wait::Queue) => 1,
             Some(Wait::Tx(_)) => 2,
         };
-        // A step's code is a small constant (`Step::code`), well under 2^56.
-        h.write_u64(
-            p.alive as u64
-                | (p.arrived as u64) << 1
-                | (p.tx.is_some() as u64) << 2
-                | blocked << 3
-                | p.pc.code() << 8,
-        );
+        // One word holds the flags, the step's code and the wake-up time when they fit
+        // (a code below 2^24, as every step's but a long script's; a wake-up within 2^32
+        // ticks, as every duration a scenario may set): else a flag says the code and the
+        // time follow as words of their own. Another flag says a restart time follows.
+        let (code, sleep) = (p.pc.code(), rel(p.sleep_until));
+        let wide = code >= 1 << 24 || sleep >= 1 << 32;
+        let flags = p.alive as u64
+            | (p.arrived as u64) << 1
+            | (p.tx.is_some() as u64) << 2
+            | blocked << 3
+            | (p.restart_at.is_some() as u64) << 5
+            | (wide as u64) << 6;
+        if wide {
+            h.write_u64(flags);
+            h.write_u64(code);
+            h.write_u64(sleep);
+        } else {
+            h.write_u64(flags | code << 8 | sleep << 32);
+        }
         if let Some(Wait::Tx(t)) = p.blocked {
             h.write_u64(tx_name(t));
         }
-        h.write_u64(rel(p.sleep_until));
-        h.write_u64(p.restart_at.map_or(u64::MAX, rel));
+        if let Some(t) = p.restart_at {
+            h.write_u64(rel(t));
+        }
         self.hash_mem(h, &p.mem);
     }
 
@@ -180,14 +201,11 @@ fn hash_relay<H: std::hash::Hasher>(h: &mut H, m: &RelayMem) {
     h.write_u64(pair(*pos, *cursor_pos));
     h.write_u64(pair(batch.len(), ok.len()));
     h.write_u64(pair(bad.len(), candidates.len()));
-    let mut half = None;
-    for &r in [batch, ok, bad, candidates, got].into_iter().flatten() {
-        match half.take() {
-            None => half = Some(r),
-            Some(lo) => h.write_u64(lo as u64 | (r as u64) << 32),
+    let mut pairs = U32Pairs::new();
+    for list in [batch, ok, bad, candidates, got] {
+        for &r in list.iter() {
+            pairs.push(h, r);
         }
     }
-    if let Some(lo) = half {
-        h.write_u64(lo as u64);
-    }
+    pairs.finish(h);
 }

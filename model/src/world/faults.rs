@@ -238,9 +238,13 @@ impl World {
         let pid = ProcId(i as u8);
         let tick = self.tick;
         if let Some(tx) = self.procs[i].tx.take() {
-            // The connection is gone: PostgreSQL rolls the transaction back.
-            let out = self.db.rollback(tx);
-            self.touched.extend(out.touched_events);
+            // The connection is gone: PostgreSQL rolls the transaction back (into the
+            // reused outcome, as `end_tx` does: a kill allocates nothing).
+            let mut out = std::mem::take(&mut self.scratch);
+            self.db.rollback_into(tx, &mut out);
+            self.touched.extend(out.touched_events.iter().copied());
+            out.clear();
+            self.scratch = out;
         }
         let p = &mut self.procs[i];
         if p.alive {
@@ -273,10 +277,13 @@ impl World {
                 self.touched.push(r.event);
                 self.reply_client(i, false);
             }
-            Mem::Relay(RelayMem { batch, .. }) => {
-                for r in batch {
+            Mem::Relay(mut m) => {
+                for &r in &m.batch {
                     self.touched.push(self.db.outbox[r as usize].hodisa);
                 }
+                // Its memory is lost; the lists' buffers are kept for its next polls.
+                m.reset();
+                self.procs[i].mem = Mem::Relay(m);
             }
             Mem::Worker { job } => {
                 self.queue.worker_died(pid, tick);

@@ -4,7 +4,7 @@
 //! processes whose state changed, so a tick does not look at every process.
 
 use super::CheckLevel;
-use super::{Mem, Proc, RelayMem, Wait, World};
+use super::{Mem, Proc, RelayMem, Wait, World, MAX_PROCS};
 use crate::action::Step;
 use crate::ids::TxId;
 use crate::queue::Health;
@@ -21,15 +21,16 @@ pub(super) struct Gates {
     pub(super) dirty: u64,
     /// The processes by condition: `by_class[c]` for the `GATE_*` class `c`.
     pub(super) by_class: [u64; 6],
-    /// Each process's class (arrays as long as a mask, indexed by bit: no bounds checks).
-    pub(super) class: [u8; 64],
+    /// Each process's class (arrays of `MAX_PROCS`, indexed by a mask's bit number taken
+    /// modulo their length, see [`bit_place`]: no bounds checks).
+    pub(super) class: [u8; MAX_PROCS],
     /// A sleeping (`GATE_AT`) process's wake-up tick.
-    pub(super) at: [u64; 64],
+    pub(super) at: [u64; MAX_PROCS],
     /// Blocked on a transaction's lock (not runnable while it is open).
-    pub(super) tx: [Option<TxId>; 64],
+    pub(super) tx: [Option<TxId>; MAX_PROCS],
     /// Each process's bits in `tx_mask`, `queue`, `holds` and `orphan` (`FLAG_*`), so the
     /// masks are written only when one of them changes.
-    pub(super) flags: [u8; 64],
+    pub(super) flags: [u8; MAX_PROCS],
     pub(super) tx_mask: u64,
     /// Blocked on a Redis that may hang.
     pub(super) queue: u64,
@@ -43,14 +44,14 @@ impl Default for Gates {
         Gates {
             dirty: 0,
             by_class: [0; 6],
-            class: [GATE_NEVER; 64],
-            at: [0; 64],
-            tx: [None; 64],
+            class: [GATE_NEVER; MAX_PROCS],
+            at: [0; MAX_PROCS],
+            tx: [None; MAX_PROCS],
             tx_mask: 0,
             queue: 0,
             holds: 0,
             orphan: 0,
-            flags: [0; 64],
+            flags: [0; MAX_PROCS],
         }
     }
 }
@@ -70,6 +71,15 @@ pub(super) const FLAG_TX: u8 = 1;
 pub(super) const FLAG_QUEUE: u8 = 2;
 pub(super) const FLAG_HOLDS: u8 = 4;
 pub(super) const FLAG_ORPHAN: u8 = 8;
+
+/// The place of the lowest set bit of a mask of processes, as an index into the gates'
+/// arrays: a mask holds only bits below `procs.len()`, at most `MAX_PROCS` (`World::new`
+/// refuses more), a power of two: taking the place modulo `MAX_PROCS` changes nothing
+/// and spares the bounds checks.
+#[inline(always)]
+fn bit_place(m: u64) -> usize {
+    m.trailing_zeros() as usize & (MAX_PROCS - 1)
+}
 
 /// The runnable processes of one tick, without an allocation: bit `i` is process `i`.
 #[derive(Default)]
@@ -234,7 +244,7 @@ impl World {
     #[inline(always)]
     pub(super) fn refresh_gates(&mut self) {
         while self.gates.dirty != 0 {
-            let i = (self.gates.dirty.trailing_zeros() & 63) as usize;
+            let i = bit_place(self.gates.dirty);
             self.gates.dirty &= self.gates.dirty - 1;
             let p = &self.procs[i];
             let (class, tx, queue, holds, orphan) = self.gate_of(p);
@@ -303,7 +313,7 @@ impl World {
         let mut mask = g.by_class[GATE_ALWAYS as usize];
         let mut t = g.by_class[GATE_AT as usize];
         while t != 0 {
-            let i = (t.trailing_zeros() & 63) as usize;
+            let i = bit_place(t);
             mask |= ((self.tick >= g.at[i]) as u64) << i;
             t &= t - 1;
         }
@@ -322,7 +332,7 @@ impl World {
         }
         let mut b = g.tx_mask & mask;
         while b != 0 {
-            let i = (b.trailing_zeros() & 63) as usize;
+            let i = bit_place(b);
             if g.tx[i].is_some_and(|t| self.db.is_open(t)) {
                 mask &= !(1 << i);
             }

@@ -74,7 +74,7 @@ pub struct HeldJob {
     pub fresh: Option<bool>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Mem {
     Client {
@@ -123,7 +123,8 @@ pub struct Proc {
     arrived: bool,
 }
 
-/// By hand for `clone_from`: a relay's memory refills its lists (see `clone_reusing!`).
+/// By hand for `clone_from`: each field refilled in place (the memory by [`Mem`]'s own),
+/// the state by [`Proc::refill_from`].
 impl Clone for Proc {
     fn clone(&self) -> Self {
         Proc {
@@ -143,6 +144,18 @@ impl Clone for Proc {
     }
 
     fn clone_from(&mut self, source: &Self) {
+        self.name.clone_from(&source.name);
+        self.kind = source.kind;
+        self.program.clone_from(&source.program);
+        self.refill_from(source);
+    }
+}
+
+impl Proc {
+    /// `clone_from` but for what the scenario fixes: the name, kind and program (the
+    /// explorer refills a world only from one of the same scenario, see
+    /// [`World::refill_from`]).
+    fn refill_from(&mut self, source: &Self) {
         // Destructured, so a new field is a compile error here rather than left stale.
         let Proc {
             name,
@@ -158,21 +171,62 @@ impl Clone for Proc {
             kills,
             arrived,
         } = self;
-        name.clone_from(&source.name);
-        *kind = source.kind;
-        program.clone_from(&source.program);
+        debug_assert!(*name == source.name && *kind == source.kind && *program == source.program);
         *alive = source.alive;
         *pc = source.pc;
         *tx = source.tx;
         *blocked = source.blocked;
         *sleep_until = source.sleep_until;
         *restart_at = source.restart_at;
-        match (mem, &source.mem) {
-            (Mem::Relay(a), Mem::Relay(b)) => a.clone_from(b),
-            (m, b) => *m = b.clone(),
-        }
+        mem.clone_from(&source.mem);
         *kills = source.kills;
         *arrived = source.arrived;
+    }
+}
+
+/// By hand for `clone_from`: the same kind of memory is refilled in place (a relay's lists
+/// keep their buffers, see `clone_reusing!`; the others are a few words, where replacing
+/// the whole value moved the enum's full size).
+impl Clone for Mem {
+    fn clone(&self) -> Self {
+        match self {
+            Mem::Client {
+                next,
+                waiting,
+                reply,
+                tries,
+            } => Mem::Client {
+                next: *next,
+                waiting: *waiting,
+                reply: *reply,
+                tries: *tries,
+            },
+            Mem::Api { req } => Mem::Api { req: req.clone() },
+            Mem::Relay(m) => Mem::Relay(m.clone()),
+            Mem::Worker { job } => Mem::Worker { job: job.clone() },
+            Mem::Session { pos } => Mem::Session { pos: *pos },
+            Mem::Cdc {
+                batch,
+                pos,
+                upto_lsn,
+            } => Mem::Cdc {
+                batch: batch.clone(),
+                pos: *pos,
+                upto_lsn: *upto_lsn,
+            },
+            Mem::Cleaner { cursor } => Mem::Cleaner {
+                cursor: cursor.clone(),
+            },
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Mem::Relay(a), Mem::Relay(b)) => a.clone_from(b),
+            (Mem::Api { req: a }, Mem::Api { req: b }) => a.clone_from(b),
+            (Mem::Worker { job: a }, Mem::Worker { job: b }) => a.clone_from(b),
+            (m, b) => *m = b.clone(),
+        }
     }
 }
 
@@ -203,6 +257,16 @@ impl Proc {
         }
     }
 }
+
+/// The most processes a world runs: the scheduler keeps one bit per process in its masks
+/// and one slot per process in the gates' arrays (`gates.rs`), and the explorer names
+/// processes by place in arrays this long. 16 (a power of two, for `gates::bit_place`)
+/// is above the most a valid scenario can ask for (`scenario::MAX_PROCESSES` = 15, checked
+/// when this crate compiles), so `World::new`'s refusal cannot be reached from a link or
+/// a file. It was 64: the world is 864 bytes smaller (3 096 -> 2 232), and the explorer
+/// copies a world for every successor.
+pub const MAX_PROCS: usize = 16;
+const _: () = assert!(MAX_PROCS.is_power_of_two() && MAX_PROCS <= 64);
 
 /// Up to this many events' worth of table space is reserved when a world is made: the
 /// canon runs never grow a list, and a big run does not claim its whole size up front.
@@ -266,50 +330,84 @@ pub struct World {
 }
 
 clone_reusing!(World {
-    cfg,
     tasks_total,
     summa,
-    script,
     tick,
     rng,
     db,
     queue,
-    procs,
     auditor,
-    armed,
-    api_errors,
-    delays,
-    publish_failures,
-    publish_timeouts,
-    webhook_seen,
-    schedule,
     next_event,
     next_stall_check,
-    external_seen,
-    log,
-    polls,
     tally,
-    script_results,
-    kills,
     high_water,
     last_flush,
     preloaded,
     trace_hash,
     steps,
     check,
-    violations,
-    touched,
     held,
     dead,
     scratch,
     gates
-});
+} refill {
+    webhook_seen,
+    external_seen,
+    armed,
+    api_errors,
+    delays,
+    publish_failures,
+    publish_timeouts,
+    schedule,
+    log,
+    script_results,
+    kills,
+    violations,
+    touched
+} then clone_fixed_from(cfg, script, procs, polls));
 
 impl World {
+    /// `clone_from`'s part for what the scenario fixes (the configuration, the script,
+    /// the processes' names, kinds and programs), the processes, and the relays' poll
+    /// histories (a list per process, each refilled in place, see `refill_nested`).
+    fn clone_fixed_from(&mut self, source: &World) {
+        self.cfg.clone_from(&source.cfg);
+        self.script.clone_from(&source.script);
+        self.procs.clone_from(&source.procs);
+        crate::refill_nested(&mut self.polls, &source.polls);
+    }
+
+    /// `self.clone_from(source)` for two worlds of one scenario, as the explorer's are (it
+    /// refills the worlds of merged states with its successors): what the scenario fixes is
+    /// left as it is. Copying the processes' names and programs again was two memcpy calls
+    /// per process of every recycled world.
+    pub(crate) fn refill_from(&mut self, source: &World) {
+        debug_assert!(self.cfg == source.cfg && self.script == source.script);
+        self.clone_fields_from(source);
+        crate::refill_nested(&mut self.polls, &source.polls);
+        if self.procs.len() != source.procs.len() {
+            self.procs.clone_from(&source.procs);
+            return;
+        }
+        for (a, b) in self.procs.iter_mut().zip(&source.procs) {
+            a.refill_from(b);
+        }
+    }
+
+    /// The world of a scenario at tick 0. The scenario should be valid
+    /// ([`Scenario::validate`]); one that asks for more than [`MAX_PROCS`] processes, which
+    /// `validate` refuses, panics here.
     pub fn new(s: &Scenario) -> World {
         let cfg = s.config.clone();
         let session = !s.script.is_empty();
-        let procs = processes(&cfg, session)
+        let kinds = processes(&cfg, session);
+        assert!(
+            kinds.len() <= MAX_PROCS,
+            "a world runs at most {MAX_PROCS} processes, this scenario asks for {} \
+             (Scenario::validate refuses it)",
+            kinds.len()
+        );
+        let procs = kinds
             .into_iter()
             .map(|(kind, n)| Proc::new(kind, n, &cfg, s.script.len()))
             .collect();
@@ -551,16 +649,22 @@ impl World {
     /// The per-tick checks are inline; what they find to do runs out of line, so the
     /// step loop stays small.
     #[inline(always)]
-    pub(super) fn housekeeping(&mut self) {
+    /// Returns whether it did anything but move the clock on (a scheduled action, a
+    /// restart, a stalled job), which may change who can run: the clock alone only wakes
+    /// processes, it never stops one.
+    pub(super) fn housekeeping(&mut self) -> bool {
+        let mut acted = false;
         if self.schedule.front().is_some_and(|(t, _)| *t <= self.tick) {
             self.run_schedule();
+            acted = true;
         }
         if self.dead > 0 {
-            self.restart_due();
+            acted |= self.restart_due();
         }
         if self.tick >= self.next_stall_check {
-            self.stall_check();
+            acted |= self.stall_check();
         }
+        acted
     }
 
     #[inline(never)]
@@ -571,29 +675,34 @@ impl World {
         }
     }
 
+    /// Restarts the processes whose time has come; whether there were any.
     #[inline(never)]
-    pub(super) fn restart_due(&mut self) {
+    pub(super) fn restart_due(&mut self) -> bool {
+        let mut any = false;
         for i in 0..self.procs.len() {
             let p = &self.procs[i];
             if !p.alive && p.restart_at.is_some_and(|t| t <= self.tick) {
                 self.restart(i);
+                any = true;
             }
         }
+        any
     }
 
+    /// BullMQ's stalled check; whether it moved a job.
     #[inline(never)]
-    pub(super) fn stall_check(&mut self) {
-        {
-            self.next_stall_check = self.tick + self.cfg.queue.stalled_interval_ticks;
-            for o in self.queue.check_stalled(self.tick) {
-                let (event, failed) = match o {
-                    StallOutcome::BackToWait(e) => (e, false),
-                    StallOutcome::Failed(e) => (e, true),
-                };
-                self.touched.push(event);
-                self.log(None, None, Note::Stalled { event, failed });
-            }
+    pub(super) fn stall_check(&mut self) -> bool {
+        self.next_stall_check = self.tick + self.cfg.queue.stalled_interval_ticks;
+        let moved = self.queue.check_stalled(self.tick);
+        for o in &moved {
+            let (event, failed) = match *o {
+                StallOutcome::BackToWait(e) => (e, false),
+                StallOutcome::Failed(e) => (e, true),
+            };
+            self.touched.push(event);
+            self.log(None, None, Note::Stalled { event, failed });
         }
+        !moved.is_empty()
     }
 
     /// Applies a user's or a schedule's action. Errors are messages for the page.
@@ -630,13 +739,25 @@ impl World {
         if !self.runnable(i) {
             return false;
         }
+        self.step_runnable(i);
+        true
+    }
+
+    /// [`World::step_at`] of a process the caller knows is runnable (the explorer reads
+    /// its choices and forced steps from [`World::runnable_mask`]): the check `step_at`
+    /// starts with asked again, for every step, what the explorer had just read (1.6 % of
+    /// its instructions). Whether it is still runnable once the clock has moved is
+    /// checked here, when housekeeping did more than move the clock (which only wakes
+    /// processes).
+    pub(crate) fn step_runnable(&mut self, i: usize) {
+        debug_assert!(self.runnable(i), "step of {i}, which cannot run");
         self.tick += 1;
-        self.housekeeping();
-        if self.runnable(i) {
+        let acted = self.housekeeping();
+        debug_assert!(acted || self.runnable(i), "the clock alone stopped {i}");
+        if !acted || self.runnable(i) {
             self.run_proc(i);
         }
         self.after_step();
-        true
     }
 
     /// [`World::apply`] of `Action::Kill` for the process at place `i` (see

@@ -41,13 +41,19 @@ pub struct RelayMem {
     pub cursor: Cursor,
 }
 
-clone_reusing!(RelayMem {
-    batch,
-    pos,
-    ok,
-    bad,
-    cursor
-});
+clone_reusing!(RelayMem { pos, cursor } refill { batch, ok, bad });
+
+impl RelayMem {
+    /// Back to `RelayMem::default()`, keeping the lists' memory (a relay killed and
+    /// restarted fills them again).
+    pub(super) fn reset(&mut self) {
+        self.batch.clear();
+        self.pos = 0;
+        self.ok.clear();
+        self.bad.clear();
+        self.cursor.reset();
+    }
+}
 
 impl World {
     pub(super) fn relay_mem(&mut self, i: usize) -> &mut RelayMem {

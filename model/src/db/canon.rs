@@ -187,7 +187,7 @@ impl Db {
                 if s.xmin == 0 {
                     continue;
                 }
-                debug_assert!(i < 1 << 32);
+                debug_assert!((i as u64) < 1 << 32);
                 let (x, l) = ((c.tx_name)(s.xmin), c.lock(s.xmax));
                 if x < 256 && l < 256 {
                     c.h.write_u64(i as u64 | x << 32 | l << 40 | 1 << 48);

@@ -1,6 +1,7 @@
 //! For tests that edit JSON by hand, as a user might edit a link, a trace or a scenario
-//! file: every place in a value, and the value at a place.
+//! file: every place in a value, the value at a place, and a random edit of a few places.
 
+use crate::rng::Rng;
 use serde_json::Value;
 
 /// Every place in `v` below `path`, as paths of object keys and `#index`es, parents before
@@ -29,4 +30,25 @@ pub fn at<'a>(v: &'a mut Value, path: &[String]) -> &'a mut Value {
         Some(i) => &mut cur[i.parse::<usize>().expect("an index from places")],
         None => &mut cur[k.as_str()],
     })
+}
+
+/// Sets one to three places of `v` to one of `edges`, or (one time in ten) removes one.
+pub fn edit(v: &mut Value, rng: &mut Rng, edges: &[Value]) {
+    for _ in 0..=rng.below(3) {
+        let mut all = Vec::new();
+        places(v, &mut Vec::new(), &mut all);
+        if all.is_empty() {
+            return;
+        }
+        let path = &all[rng.below(all.len() as u64) as usize];
+        if rng.below(10) == 0 {
+            if let Some((last, parent)) = path.split_last() {
+                if let Value::Object(m) = at(v, parent) {
+                    m.remove(last);
+                }
+            }
+        } else {
+            *at(v, path) = edges[rng.below(edges.len() as u64) as usize].clone();
+        }
+    }
 }

@@ -102,7 +102,7 @@ mod tampered {
     use super::*;
     use crate::i18n::Lang;
     use outbox_model::challenge::lesson_challenges;
-    use outbox_model::json_edit::{at, places};
+    use outbox_model::json_edit::edit;
     use outbox_model::rng::Rng;
     use serde_json::Value;
 
@@ -121,24 +121,6 @@ mod tampered {
             .collect();
         all.push((serde_json::from_str(&w.to_compact_json()).unwrap(), false));
         all
-    }
-
-    /// One to three places set to an edge value, or (one time in ten) one removed.
-    fn edit(v: &mut Value, rng: &mut Rng, edges: &[Value]) {
-        for _ in 0..=rng.below(3) {
-            let mut all = Vec::new();
-            places(v, &mut Vec::new(), &mut all);
-            let path = &all[rng.below(all.len() as u64) as usize];
-            if rng.below(10) == 0 {
-                if let Some((last, parent)) = path.split_last() {
-                    if let Value::Object(m) = at(v, parent) {
-                        m.remove(last);
-                    }
-                }
-            } else {
-                *at(v, path) = edges[rng.below(edges.len() as u64) as usize].clone();
-            }
-        }
     }
 
     /// The link's own text mangled: a character dropped, doubled or replaced, or the

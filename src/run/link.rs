@@ -184,7 +184,7 @@ mod tests {
 mod tampered {
     use super::*;
     use crate::run::sim::Input;
-    use outbox_model::json_edit::{at, places};
+    use outbox_model::json_edit::edit;
     use outbox_model::rng::Rng;
     use outbox_model::{presets, Action};
     use serde_json::Value;
@@ -219,23 +219,6 @@ mod tampered {
                 )
             })
             .collect()
-    }
-
-    /// Sets one to three places of `v` to an edge value, or (one time in ten) removes one.
-    fn edit(v: &mut Value, rng: &mut Rng, edges: &[Value]) {
-        for _ in 0..=rng.below(3) {
-            let mut all = Vec::new();
-            places(v, &mut Vec::new(), &mut all);
-            let path = &all[rng.below(all.len() as u64) as usize];
-            if rng.below(10) == 0 {
-                let (last, parent) = path.split_last().expect("a path");
-                if let Value::Object(m) = at(v, parent) {
-                    m.remove(last);
-                }
-            } else {
-                *at(v, path) = edges[rng.below(edges.len() as u64) as usize].clone();
-            }
-        }
     }
 
     /// Replays longer than 100 000 steps (or of over 1 000 tasks) are left out to keep the

@@ -8,7 +8,8 @@
 //! (454 → 533 KB; measured 2026-12-06) against the 480 KB cap of the whole first load
 //! (#18). They wait for code that loads on demand (a split wasm: Leptos' `#[lazy]` with a
 //! wasm-split step before wasm-bindgen, which Trunk does not have). Until then they are
-//! built and unit-tested natively, and nothing in the page reaches them.
+//! built and unit-tested natively, and nothing in the page reaches them; their end-to-end
+//! tests come with the mounting.
 
 pub mod builder;
 pub mod ctl;

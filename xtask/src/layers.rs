@@ -262,20 +262,12 @@ fn e2e_targets() -> Vec<String> {
     if let Ok(only) = std::env::var("OUTBOX_E2E_ARGS") {
         return only.split_whitespace().map(str::to_owned).collect();
     }
-    [
-        "e2e",
-        "lesson",
-        "challenge",
-        "proof",
-        "hostile",
-        "stage",
-        "ship",
-    ]
-    .iter()
-    .flat_map(|t| ["--test", t])
-    .chain(["--bench", "page", "--bench", "lighthouse"])
-    .map(str::to_owned)
-    .collect()
+    ["e2e", "lesson", "proof", "hostile", "stage", "ship"]
+        .iter()
+        .flat_map(|t| ["--test", t])
+        .chain(["--bench", "page", "--bench", "lighthouse"])
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The test targets that need `OUTBOX_PG_URL` (each `required-features = ["integration"]`

@@ -50,6 +50,7 @@ async fn the_explorer_proves_the_lessons_claims_in_the_page() {
     let (client, page) = session(1920, 1080).await;
     with_session(client, |client| async move {
         open(&client, &page).await?;
+        open_tab(&client, "proof").await?;
         reveal(&client, "proof").await?;
 
         // The bounded search: dual write loses an event, outbox + inbox loses none.

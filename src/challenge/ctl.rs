@@ -172,6 +172,7 @@ impl WorkshopCtl {
         let at = progress.step;
         self.progress.set(progress);
         self.open.set(Some(Arc::new(w)));
+        self.lesson.tab.set(Tab::Workshop);
         if keep_run {
             self.step.set(at);
             self.lesson.away.set(true);

@@ -11,21 +11,54 @@ use outbox_model::challenge::Workshop;
 use crate::browser::storage;
 use crate::browser::url::clear_fragment;
 use crate::challenge::ctl::{WorkshopCtl, OPEN_KEY};
+use crate::challenge::lazy::{self, Unloaded};
 use crate::challenge::link;
 use crate::i18n::Key;
 use crate::playground::ctl::Notice;
 use crate::playground::startup::{keep_saved_before_link, location_hash};
 use crate::run::sim::{Run, RUN_VERSION};
 
-/// Opens the link in the address, else the workshop open before; true when one opened
-/// (the page then keeps its run instead of loading the course's step).
-pub fn start(w: WorkshopCtl) -> bool {
+/// Opens the link in the address, else the workshop open before the reload. Both come a
+/// moment later, once the challenge code has loaded (`lazy.rs`); `none` runs when
+/// neither opens (no link and nothing saved, a bad link, an unreadable saved workshop,
+/// the code not loaded).
+pub fn start(w: WorkshopCtl, none: impl FnOnce() + 'static) {
     let hash = location_hash();
     if link::is_challenge_fragment(&hash) {
         clear_fragment();
-        return open_link(w, &hash);
+        through_door(w, lazy::open_link(w, hash), none);
+    } else if storage::get(OPEN_KEY).is_some() {
+        through_door(w, lazy::restore_open(w), none);
+    } else {
+        none();
     }
-    restore_open(w)
+}
+
+/// Waits for a door that opens a workshop. Until it has, the run on the stage is not the
+/// course's (the workshop's saved run, or about to be replaced by the link's): the
+/// course's goal is not judged on it.
+fn through_door(
+    w: WorkshopCtl,
+    door: impl std::future::Future<Output = Result<bool, Unloaded>> + 'static,
+    none: impl FnOnce() + 'static,
+) {
+    w.lesson.away.set(true);
+    leptos::task::spawn_local(async move {
+        let opened = match door.await {
+            Ok(opened) => opened,
+            Err(Unloaded) => {
+                let _ = w
+                    .ctl
+                    .notice
+                    .try_set(Some(Notice::error(Key::ChallengeUnloaded, "")));
+                false
+            }
+        };
+        if !opened {
+            let _ = w.lesson.away.try_set(false);
+            none();
+        }
+    });
 }
 
 /// Opens a challenge or workshop link; a bad one is reported and changes nothing.
@@ -44,14 +77,18 @@ pub fn open_link(w: WorkshopCtl, hash: &str) -> bool {
 }
 
 /// Opens `workshop` in place of the run (kept under `…/run/before-link` if it differs
-/// from the challenge's fresh start) and says so.
+/// from the challenge's fresh start and is the learner's own) and says so.
 pub fn open_fresh(w: WorkshopCtl, workshop: Workshop) {
     let fresh = Run {
         v: RUN_VERSION,
         scenario: workshop.challenges[0].scenario.clone(),
         inputs: Vec::new(),
     };
-    let kept = keep_saved_before_link(&crate::run::link::to_json(&fresh));
+    let kept = if untouched(w) {
+        None
+    } else {
+        keep_saved_before_link(&crate::run::link::to_json(&fresh))
+    };
     w.ctl.shared.set(false);
     w.open_workshop(workshop, false);
     let notice = match kept {
@@ -65,9 +102,18 @@ pub fn open_fresh(w: WorkshopCtl, workshop: Workshop) {
     w.ctl.notice.set(Some(notice));
 }
 
+/// The stage shows a preset as shipped with no action taken (a first visit opened by the
+/// link itself): replacing it loses nothing, so nothing is kept or offered back.
+fn untouched(w: WorkshopCtl) -> bool {
+    w.ctl.sim.with_value(|s| {
+        s.inputs().is_empty()
+            && outbox_model::preset(&s.scenario.name).is_some_and(|p| p == s.scenario)
+    })
+}
+
 /// The workshop open before the reload, with the run saved with it; an unreadable one is
 /// set aside (`…/corrupt`) and reported.
-fn restore_open(w: WorkshopCtl) -> bool {
+pub fn restore_open(w: WorkshopCtl) -> bool {
     let Some(text) = storage::get(OPEN_KEY) else {
         return false;
     };
@@ -92,7 +138,7 @@ pub fn listen_for_links(w: WorkshopCtl) {
         let hash = location_hash();
         if link::is_challenge_fragment(&hash) {
             clear_fragment();
-            open_link(w, &hash);
+            through_door(w, lazy::open_link(w, hash), || ());
         }
     });
     on_cleanup(move || handle.remove());

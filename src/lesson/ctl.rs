@@ -174,6 +174,8 @@ pub enum Tab {
     Exercises,
     Quiz,
     RealWork,
+    /// A workshop's open challenge (#23): its tab is there only while one is open.
+    Workshop,
 }
 
 #[derive(Clone, Copy)]

@@ -3,12 +3,15 @@
 //! export and import (progress moves to another machine, #23); presenter mode and the speaker-notes window. The card folds to the step's title
 //! and goal, so a learner can give the stage the room and still see what to do.
 
-use leptos::either::EitherOf5;
+use leptos::either::EitherOf6;
 use leptos::prelude::*;
 use outbox_model::lesson::STEPS;
 
 use crate::browser::file::read_chosen;
 use crate::browser::url::data_url;
+use crate::challenge::ctl::use_workshop;
+use crate::challenge::door_view::door_view;
+use crate::challenge::lazy;
 use crate::i18n::{tr, use_i18n, I18n, Key};
 use crate::lesson::ctl::{use_lesson, LessonCtl, Progress, Tab};
 use crate::lesson::exercises::Exercises;
@@ -71,6 +74,7 @@ fn import_progress(lesson: LessonCtl, ev: &leptos::ev::Event) {
 #[component]
 pub fn LessonPanel() -> impl IntoView {
     let lesson = use_lesson();
+    let workshop = use_workshop();
     let i18n = use_i18n();
     let done = move || {
         let n = lesson
@@ -105,7 +109,21 @@ pub fn LessonPanel() -> impl IntoView {
             <div class="course__bar">
                 <h2 id="course-heading" class="course__heading">{tr(Key::CourseHeading)}</h2>
                 {fold_button(folded, i18n)}
-                <div class="course__tabs" role="tablist">{tabs}</div>
+                <div class="course__tabs" role="tablist">
+                    {tabs}
+                    <Show when=move || workshop.open.with(Option::is_some)>
+                        <button
+                            type="button"
+                            role="tab"
+                            class="course__tab"
+                            aria-selected=move || (lesson.tab.get() == Tab::Workshop).to_string()
+                            data-testid="tab-workshop"
+                            on:click=move |_| lesson.tab.set(Tab::Workshop)
+                        >
+                            {tr(Key::TabWorkshop)}
+                        </button>
+                    </Show>
+                </div>
                 <p class="course__done" data-testid="progress-done">{done}</p>
                 <div class="course__tools">
                     <button type="button" data-testid="progress-reset" on:click=move |_| lesson.reset_progress()>
@@ -136,11 +154,12 @@ pub fn LessonPanel() -> impl IntoView {
                 <p class="course__keys" data-testid="presenter-keys">{tr(Key::PresenterKeys)}</p>
             </Show>
             {move || match lesson.tab.get() {
-                Tab::Path => EitherOf5::A(view! { <GuidedStep/> }),
-                Tab::Schema => EitherOf5::B(view! { <SchemaPanel/> }),
-                Tab::Exercises => EitherOf5::C(view! { <Exercises/> }),
-                Tab::Quiz => EitherOf5::D(view! { <Quiz/> }),
-                Tab::RealWork => EitherOf5::E(view! { <RealWork/> }),
+                Tab::Path => EitherOf6::A(view! { <GuidedStep/> }),
+                Tab::Schema => EitherOf6::B(view! { <SchemaPanel/> }),
+                Tab::Exercises => EitherOf6::C(view! { <Exercises/> }),
+                Tab::Quiz => EitherOf6::D(view! { <Quiz/> }),
+                Tab::RealWork => EitherOf6::E(view! { <RealWork/> }),
+                Tab::Workshop => EitherOf6::F(door_view(lazy::workshop_step)),
             }}
         </section>
     }

@@ -11,6 +11,8 @@ use leptos::prelude::*;
 
 use crate::browser::turns::use_turns;
 use crate::browser::url::{set_url_param, url_param};
+use crate::challenge::door_view::door_view;
+use crate::challenge::lazy;
 use crate::i18n::{tr, Key};
 use crate::playground::chart::Chart;
 use crate::playground::event_log::EventLog;
@@ -19,10 +21,9 @@ use crate::playground::lifecycle::Lifecycle;
 use crate::playground::modes::Modes;
 use crate::playground::sequence::Sequence;
 use crate::playground::sql_panel::SqlPanel;
-use crate::proof::page::Proof;
 
 /// The tabs, in order: the name in the address, and the label.
-pub const TABS: [(&str, Key); 8] = [
+pub const TABS: [(&str, Key); 9] = [
     ("faults", Key::FaultsHeading),
     ("sql", Key::SqlHeading),
     ("log", Key::LogHeading),
@@ -31,7 +32,13 @@ pub const TABS: [(&str, Key); 8] = [
     ("chart", Key::DetailsChart),
     ("modes", Key::ModesHeading),
     ("proof", Key::DetailsProof),
+    ("builder", Key::DetailsBuilder),
 ];
+
+/// The panels whose code loads only when they are used (src/challenge/lazy.rs): built
+/// when their tab is first chosen, not in the background after the page, so the first
+/// load neither fetches nor compiles their code.
+const ON_USE: [&str; 2] = ["proof", "builder"];
 
 /// The tab an address names; an unknown or missing name is the first tab (a hand-edited
 /// link loses nothing).
@@ -110,27 +117,31 @@ pub fn DetailsTabs() -> impl IntoView {
             {panel("chart", |_| view! { <Chart/> }.into_any())}
             {panel("modes", |_| view! { <Modes/> }.into_any())}
             {panel("proof", |tab| {
-                view! { <Proof shown=Signal::derive(move || tab.get() == "proof")/> }.into_any()
+                let shown = Signal::derive(move || tab.get() == "proof");
+                door_view(move || lazy::proof(shown)).into_any()
             })}
+            {panel("builder", |_| door_view(lazy::builder).into_any())}
         </section>
     }
 }
 
 /// When each panel is built: the tab chosen at start at once, the others one per browser
-/// task after it (in the tabs' order), and any tab as soon as it is chosen. Building all
+/// task after it (in the tabs' order; the `ON_USE` ones not), and any tab as soon as it is
+/// chosen. Building all
 /// eight in the task that mounts the page made it the longest task of the first load
 /// (Lighthouse's total blocking time, #18). A built panel stays built (hidden when not
 /// chosen), so it keeps its state and its test ids.
 fn build_order(
     first: &'static str,
 ) -> impl Fn(&'static str, RwSignal<&'static str>) -> Memo<bool> + Copy {
-    let turns = use_turns(TABS.len() - 1);
+    let turns = use_turns(TABS.len() - 1 - ON_USE.len());
     move |name, tab| {
-        // This panel's place among the ones built later; `None` for the first.
+        // This panel's place among the ones built later; `None` for the first and for
+        // the ones built only when chosen.
         let place = TABS
             .iter()
             .map(|(n, _)| *n)
-            .filter(|n| *n != first)
+            .filter(|n| *n != first && !ON_USE.contains(n))
             .position(|n| n == name);
         Memo::new(move |before: Option<&bool>| {
             before.copied().unwrap_or(false)

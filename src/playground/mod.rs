@@ -26,6 +26,7 @@ use leptos::prelude::*;
 
 use crate::browser::turns::use_turns;
 use crate::browser::url::url_param;
+use crate::challenge::ctl::WorkshopCtl;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::LessonCtl;
 use crate::lesson::panel::LessonPanel;
@@ -67,9 +68,16 @@ pub fn Playground() -> impl IntoView {
         lesson.presenter.set(true);
     }
     presenter::follow_in_url(lesson);
-    if fresh {
-        lesson.go(lesson.step.get_untracked());
-    }
+    let workshop = WorkshopCtl::new(ctl, lesson);
+    provide_context(workshop);
+    // A challenge link, or the workshop open before the reload, takes the run's place;
+    // else a first visit opens the course's step.
+    crate::challenge::start::start(workshop, move || {
+        if fresh {
+            lesson.go(lesson.step.get_untracked());
+        }
+    });
+    crate::challenge::start::listen_for_links(workshop);
     // Presenter mode restyles the whole page (high contrast, large type, fewer panels).
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {

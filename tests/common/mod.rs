@@ -301,7 +301,49 @@ pub async fn counter(client: &Client, name: &str) -> Result<String, fantoccini::
 /// Shows the details tab that holds the element (the stage keeps faults, SQL, the log, the
 /// sequence diagram, "Prove it"… in tabs under it; a hidden one cannot be clicked), once
 /// the element exists.
+/// Chooses a details tab by its name in the address (`proof`, `builder`, …). The tabs
+/// whose code loads on use (src/playground/details.rs's `ON_USE`) are built only then.
+#[allow(dead_code)]
+pub async fn open_tab(client: &Client, name: &str) -> TestResult {
+    let tab = format!("details-tab-{name}");
+    client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(&css(&tab)))
+        .await?;
+    client.find(Locator::Css(&css(&tab))).await?.click().await?;
+    Ok(())
+}
+
+/// The details tab that holds `testid` when that tab's code loads on use (its panel is
+/// built only when the tab is chosen): "Prove it" and the challenge builder.
+fn on_use_tab(testid: &str) -> Option<&'static str> {
+    const PROOF: [&str; 5] = [
+        "proof",
+        "trace-io",
+        "import-file",
+        "export-scenario",
+        "export-test",
+    ];
+    if testid.starts_with("builder-") {
+        Some("builder")
+    } else if PROOF.contains(&testid)
+        || ["proof-", "matrix", "claim-", "lockstep", "export-trace"]
+            .iter()
+            .any(|p| testid.starts_with(p))
+    {
+        Some("proof")
+    } else {
+        None
+    }
+}
+
 pub async fn reveal(client: &Client, testid: &str) -> TestResult {
+    if let Some(tab) = on_use_tab(testid) {
+        if client.find(Locator::Css(&css(testid))).await.is_err() {
+            open_tab(client, tab).await?;
+        }
+    }
     // The hidden panels are built one per browser task after the page (#18): wait until
     // this one exists before showing its tab.
     client

@@ -358,6 +358,7 @@ impl Drop for TempFile {
 
 /// Makes the import control reachable (it sits in the closed "Prove it" section).
 pub async fn show_import(client: &Client) -> TestResult {
+    reveal(client, "import-file").await?;
     client
         .execute(
             "const d = document.querySelector('[data-testid=proof]'); if (d) d.open = true;

@@ -127,22 +127,19 @@ fn lint(ctx: &Ctx, _: &mut State) -> Result<bool> {
     ]))?;
     // The page as the browser gets it: the app with its component tests, and the model's
     // library (its dev-dependencies, proptest and criterion, do not build for wasm32).
-    let wasm = |package: &str, targets: &str| {
-        run_visible(ctx.cargo().args([
-            "clippy",
-            "-p",
-            package,
-            "--target",
-            "wasm32-unknown-unknown",
-            targets,
-            "--",
-            "-D",
-            "warnings",
-        ]))
+    let wasm = |package: &str, targets: &[&str]| {
+        run_visible(
+            ctx.cargo()
+                .args(["clippy", "-p", package, "--target", "wasm32-unknown-unknown"])
+                .args(targets)
+                .args(["--", "-D", "warnings"]),
+        )
     };
-    let page = wasm("outbox-playground", "--all-targets")?;
-    let model = wasm("outbox-model", "--lib")?;
-    Ok(fmt && native && page && model)
+    let page = wasm("outbox-playground", &["--all-targets"])?;
+    // The page as index.html builds it: its challenge code behind wasm-split's doors.
+    let split = wasm("outbox-playground", &["--bins", "--features", "split"])?;
+    let model = wasm("outbox-model", &["--lib"])?;
+    Ok(fmt && native && page && split && model)
 }
 
 /// Layer 2: every crate's native tests (the env-dependent targets need the `integration`
@@ -262,12 +259,20 @@ fn e2e_targets() -> Vec<String> {
     if let Ok(only) = std::env::var("OUTBOX_E2E_ARGS") {
         return only.split_whitespace().map(str::to_owned).collect();
     }
-    ["e2e", "lesson", "proof", "hostile", "stage", "ship"]
-        .iter()
-        .flat_map(|t| ["--test", t])
-        .chain(["--bench", "page", "--bench", "lighthouse"])
-        .map(str::to_owned)
-        .collect()
+    [
+        "e2e",
+        "lesson",
+        "challenge",
+        "proof",
+        "hostile",
+        "stage",
+        "ship",
+    ]
+    .iter()
+    .flat_map(|t| ["--test", t])
+    .chain(["--bench", "page", "--bench", "lighthouse"])
+    .map(str::to_owned)
+    .collect()
 }
 
 /// The test targets that need `OUTBOX_PG_URL` (each `required-features = ["integration"]`

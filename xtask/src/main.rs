@@ -24,6 +24,7 @@ mod redis;
 mod serve_release;
 mod setup;
 mod size;
+mod split;
 mod static_server;
 mod sw;
 

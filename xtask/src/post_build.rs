@@ -7,7 +7,8 @@
 //! 3. the service worker, listing this build's files ([`crate::sw`]);
 //! 4. in a release build, `.br` and `.gz` beside each file, for servers that send
 //!    precompressed files (`cargo xtask serve-release`, nginx `gzip_static`, …);
-//! 0. before all that, in a release build, the JavaScript minified ([`minify_js`]).
+//! 0. before all that, the page's wasm split in two ([`crate::split`]: the challenge code
+//!    loads when it is used), then in a release build the JavaScript minified ([`minify_js`]).
 //!
 //! The order matters: the worker's list and version cover the final index.html and icons.
 
@@ -15,13 +16,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::static_server::with_suffix;
-use crate::{csp, icons, sw};
+use crate::{csp, icons, split, sw};
 
 pub fn run() -> Result<(), String> {
     let dir = std::env::var_os("TRUNK_STAGING_DIR")
         .map(PathBuf::from)
         .ok_or("TRUNK_STAGING_DIR is not set: this runs as Trunk's post_build hook")?;
     let release = std::env::var("TRUNK_PROFILE").as_deref() == Ok("release");
+    split::split(&dir, release)?;
     finish(&dir, release)
 }
 

@@ -1,0 +1,87 @@
+//! The doors into the challenge code, which the page loads only when it is used: a
+//! challenge link opened, a workshop restored, its card or the builder shown. Linked
+//! into the first load, this code would cost the page's wasm ~76 KB gzip (measured
+//! 2026-12-06: 457 → 534 KB), past the 480 KB cap of #18.
+//!
+//! With the `split` feature (index.html's release and dev builds) each door is a split
+//! point (`wasm_split`): the compiler keeps what only these functions reach out of the
+//! main module, and `cargo xtask post-build` (xtask/src/split.rs) cuts it into its own
+//! wasm file, fetched the first time a door is called. Without the feature (the
+//! component tests' wasm, native tests) the doors are plain calls. Either way they are
+//! `async`, so callers do not care which.
+//!
+//! A chunk that fails to load (offline before it was ever fetched, a broken download) is
+//! an `Err(Unloaded)`: the page says so and keeps working; a panic would abort the
+//! whole wasm module.
+
+use leptos::prelude::*;
+
+use crate::challenge::builder::Builder;
+use crate::challenge::ctl::WorkshopCtl;
+use crate::challenge::start;
+use crate::challenge::workshop_step::WorkshopStep;
+
+/// The challenge code could not be loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unloaded;
+
+#[cfg(feature = "split")]
+impl From<leptos::wasm_split::SplitLoaderError> for Unloaded {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Unloaded {
+        Unloaded
+    }
+}
+
+/// Declares a door: a split point of the `challenge` chunk with the `split` feature, an
+/// `async fn` calling the body at once without it.
+macro_rules! door {
+    ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty $body:block) => {
+        door!($(#[$doc])* challenge fn $name($($arg: $ty),*) -> $ret $body);
+    };
+    ($(#[$doc:meta])* $chunk:ident fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty $body:block) => {
+        $(#[$doc])*
+        #[cfg(feature = "split")]
+        #[leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
+        pub fn $name($($arg: $ty),*) -> Result<$ret, Unloaded> $body
+
+        $(#[$doc])*
+        #[cfg(not(feature = "split"))]
+        pub async fn $name($($arg: $ty),*) -> Result<$ret, Unloaded> $body
+    };
+}
+
+door! {
+    /// Opens a `#challenge=` / `#workshop=` link; false (and a notice) for a bad one.
+    fn open_link(w: WorkshopCtl, hash: String) -> bool {
+        Ok(start::open_link(w, &hash))
+    }
+}
+
+door! {
+    /// Opens the workshop that was open before the reload; false if there was none or it
+    /// could not be read (then set aside and reported).
+    fn restore_open(w: WorkshopCtl) -> bool {
+        Ok(start::restore_open(w))
+    }
+}
+
+door! {
+    /// The open workshop's card (the lesson panel's Workshop tab).
+    fn workshop_step() -> AnyView {
+        Ok(view! { <WorkshopStep/> }.into_any())
+    }
+}
+
+door! {
+    /// The challenge builder (a details tab).
+    fn builder() -> AnyView {
+        Ok(view! { <Builder/> }.into_any())
+    }
+}
+
+door! {
+    /// "Prove it" (a details tab): its own chunk, loaded when the tab is first chosen.
+    proof fn proof(shown: Signal<bool>) -> AnyView {
+        Ok(view! { <crate::proof::page::Proof shown/> }.into_any())
+    }
+}

@@ -130,7 +130,13 @@ fn lint(ctx: &Ctx, _: &mut State) -> Result<bool> {
     let wasm = |package: &str, targets: &[&str]| {
         run_visible(
             ctx.cargo()
-                .args(["clippy", "-p", package, "--target", "wasm32-unknown-unknown"])
+                .args([
+                    "clippy",
+                    "-p",
+                    package,
+                    "--target",
+                    "wasm32-unknown-unknown",
+                ])
                 .args(targets)
                 .args(["--", "-D", "warnings"]),
         )

@@ -89,7 +89,11 @@ pub fn Draft(form: Form) -> impl IntoView {
                 <input type="text" data-testid="draft-title" prop:value=title on:input=move |ev| title.set(event_target_value(&ev))/>
             </label>
             <ol class="builder__list">{list}</ol>
-            {move || made.with(|m| m.as_ref().err().map(|why| why.text(i18n.lang()))).map(|why| view! {
+            // Nothing to refuse before the first challenge is added.
+            {move || (!form.workshop.with(Vec::is_empty))
+                .then(|| made.with(|m| m.as_ref().err().map(|why| why.text(i18n.lang()))))
+                .flatten()
+                .map(|why| view! {
                 <p class="builder__refused" data-testid="draft-refused">{why}</p>
             })}
             <div class="builder__row">

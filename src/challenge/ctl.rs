@@ -319,11 +319,16 @@ pub fn words(c: &outbox_model::challenge::Challenge, lang: crate::i18n::Lang) ->
     }
 }
 
-/// The workshop's title in `lang` (else in any language it has, else its first
-/// challenge's).
+/// The workshop's title in `lang`, else in the first language it has in the page's order
+/// (Uzbek, English, Russian), else its first challenge's.
 pub fn title(w: &Workshop, lang: crate::i18n::Lang) -> String {
     w.title
         .get(lang.code())
+        .or_else(|| {
+            crate::i18n::Lang::ALL
+                .iter()
+                .find_map(|l| w.title.get(l.code()))
+        })
         .or_else(|| w.title.values().next())
         .cloned()
         .or_else(|| w.challenges.first().map(|c| words(c, lang).title))
@@ -397,5 +402,13 @@ mod tests {
         );
         assert_eq!(words(&own, crate::i18n::Lang::En).title, "Задание");
         assert_eq!(title(&workshop(), crate::i18n::Lang::Uz), "Friday");
+        // A title missing in the page's language comes in the page's order of languages
+        // (Uzbek first), not in the file's alphabetical one (ru before uz).
+        let mut w = workshop();
+        w.title = [("ru", "Пятница"), ("uz", "Juma")]
+            .map(|(l, t)| (l.to_string(), t.to_string()))
+            .into();
+        assert_eq!(title(&w, crate::i18n::Lang::En), "Juma");
+        assert_eq!(title(&w, crate::i18n::Lang::Ru), "Пятница");
     }
 }

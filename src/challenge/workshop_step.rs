@@ -115,7 +115,7 @@ fn ChallengeList() -> impl IntoView {
                 }
             })
             .collect_view();
-        Some(view! { <ol>{list}</ol> })
+        Some(view! { <ol class="workshop__list">{list}</ol> })
     };
     view! { <nav class="lesson__nav" aria-label=tr(Key::TabWorkshop)>{items}</nav> }
 }

@@ -80,21 +80,7 @@ async fn download(client: &Client, testid: &str) -> Res<String> {
         .split_once(',')
         .ok_or_else(|| format!("{testid}: not a data URL: {href:?}"))?
         .1;
-    let mut bytes = Vec::new();
-    let mut it = data.bytes();
-    while let Some(b) = it.next() {
-        if b == b'%' {
-            let hex: String = [it.next(), it.next()]
-                .iter()
-                .flatten()
-                .map(|&c| c as char)
-                .collect();
-            bytes.push(u8::from_str_radix(&hex, 16)?);
-        } else {
-            bytes.push(b);
-        }
-    }
-    Ok(String::from_utf8(bytes)?)
+    percent_decoded(data)
 }
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {

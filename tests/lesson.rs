@@ -372,25 +372,6 @@ async fn progress_moves_by_file(
     Ok(())
 }
 
-/// A `data:` URL's text (`%XX` escapes decoded).
-fn percent_decoded(data: &str) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
-    let mut bytes = Vec::new();
-    let mut it = data.bytes();
-    while let Some(b) = it.next() {
-        if b == b'%' {
-            let hex: String = [it.next(), it.next()]
-                .iter()
-                .flatten()
-                .map(|&c| c as char)
-                .collect();
-            bytes.push(u8::from_str_radix(&hex, 16)?);
-        } else {
-            bytes.push(b);
-        }
-    }
-    Ok(String::from_utf8(bytes)?)
-}
-
 #[tokio::test]
 async fn the_guided_path_is_walked_through_the_controls() {
     let (client, page) = session(1920, 1080).await;

@@ -373,3 +373,23 @@ pub fn host_load() -> Option<(f64, usize)> {
     let one: f64 = text.split_whitespace().next()?.parse().ok()?;
     Some((one, std::thread::available_parallelism().ok()?.get()))
 }
+
+/// A `data:` URL's text (`%XX` escapes decoded).
+#[allow(dead_code)]
+pub fn percent_decoded(data: &str) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+    let mut bytes = Vec::new();
+    let mut it = data.bytes();
+    while let Some(b) = it.next() {
+        if b == b'%' {
+            let hex: String = [it.next(), it.next()]
+                .iter()
+                .flatten()
+                .map(|&c| c as char)
+                .collect();
+            bytes.push(u8::from_str_radix(&hex, 16)?);
+        } else {
+            bytes.push(b);
+        }
+    }
+    Ok(String::from_utf8(bytes)?)
+}

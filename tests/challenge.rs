@@ -24,32 +24,9 @@ async fn session() -> (Client, String) {
 
 type Res<T> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
-async fn attr(client: &Client, testid: &str, name: &str) -> Res<Option<String>> {
-    Ok(client
-        .find(Locator::Css(&css(testid)))
-        .await?
-        .attr(name)
-        .await?)
-}
-
 async fn prop(client: &Client, testid: &str, name: &str) -> Res<String> {
     let el = client.find(Locator::Css(&css(testid))).await?;
     Ok(el.prop(name).await?.unwrap_or_default())
-}
-
-/// Polls until the element's attribute is `want`.
-async fn wait_attr(client: &Client, testid: &str, name: &str, want: &str, secs: u64) -> TestResult {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let got = attr(client, testid, name).await.ok().flatten();
-        if got.as_deref() == Some(want) {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{testid}[{name}]: expected {want:?}, still {got:?}").into());
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 /// Waits for an element to exist (a panel is built a task or two after the page).

@@ -20,32 +20,6 @@ async fn session(width: u32, height: u32) -> (Client, String) {
     (connect(&webdriver, width, height, &[]).await, page)
 }
 
-async fn attr(
-    client: &Client,
-    testid: &str,
-    name: &str,
-) -> Result<Option<String>, fantoccini::error::CmdError> {
-    client
-        .find(Locator::Css(&css(testid)))
-        .await?
-        .attr(name)
-        .await
-}
-
-async fn wait_attr(client: &Client, testid: &str, name: &str, want: &str, secs: u64) -> TestResult {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let got = attr(client, testid, name).await.ok().flatten();
-        if got.as_deref() == Some(want) {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{testid}[{name}]: expected {want:?}, still {got:?}").into());
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 async fn reached(client: &Client) -> Result<bool, fantoccini::error::CmdError> {
     Ok(attr(client, "lesson-goal", "data-reached")
         .await?

@@ -393,3 +393,39 @@ pub fn percent_decoded(data: &str) -> Result<String, Box<dyn std::error::Error +
     }
     Ok(String::from_utf8(bytes)?)
 }
+
+/// An element's attribute (None: the element has no such attribute).
+#[allow(dead_code)]
+pub async fn attr(
+    client: &Client,
+    testid: &str,
+    name: &str,
+) -> Result<Option<String>, fantoccini::error::CmdError> {
+    client
+        .find(Locator::Css(&css(testid)))
+        .await?
+        .attr(name)
+        .await
+}
+
+/// Polls until the element's attribute is `want`.
+#[allow(dead_code)]
+pub async fn wait_attr(
+    client: &Client,
+    testid: &str,
+    name: &str,
+    want: &str,
+    secs: u64,
+) -> TestResult {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let got = attr(client, testid, name).await.ok().flatten();
+        if got.as_deref() == Some(want) {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{testid}[{name}]: expected {want:?}, still {got:?}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

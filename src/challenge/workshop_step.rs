@@ -150,10 +150,10 @@ fn WorkshopTools() -> impl IntoView {
     view! {
         <div class="course__tools workshop__tools">
             <a class="button" data-testid="workshop-progress-export" download="outbox-workshop-progress.json" href="#" on:click=export>
-                {tr(Key::ProgressExport)}
+                {tr(Key::WorkshopProgressExport)}
             </a>
             <label class="button workshop__import">
-                {tr(Key::ProgressImport)}
+                {tr(Key::WorkshopProgressImport)}
                 <input type="file" accept=".json,application/json" data-testid="workshop-progress-import" on:change=import/>
             </label>
             <button type="button" data-testid="workshop-share" on:click=share>{tr(Key::ChallengeShare)}</button>

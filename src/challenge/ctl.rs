@@ -286,12 +286,21 @@ pub struct Words {
     pub hint: Option<String>,
 }
 
-pub fn words(c: &outbox_model::challenge::Challenge, lang: crate::i18n::Lang) -> Words {
-    let own = c.texts.get(lang.code()).or_else(|| {
+/// The entry of a by-language map in `lang`, else in the first language it has in the
+/// page's order (Uzbek, English, Russian: the reader admits no other).
+fn in_page_order<T>(
+    by_lang: &std::collections::BTreeMap<String, T>,
+    lang: crate::i18n::Lang,
+) -> Option<&T> {
+    by_lang.get(lang.code()).or_else(|| {
         crate::i18n::Lang::ALL
             .iter()
-            .find_map(|l| c.texts.get(l.code()))
-    });
+            .find_map(|l| by_lang.get(l.code()))
+    })
+}
+
+pub fn words(c: &outbox_model::challenge::Challenge, lang: crate::i18n::Lang) -> Words {
+    let own = in_page_order(&c.texts, lang);
     if let Some(t) = own {
         return Words {
             title: t.title.clone(),
@@ -322,14 +331,7 @@ pub fn words(c: &outbox_model::challenge::Challenge, lang: crate::i18n::Lang) ->
 /// The workshop's title in `lang`, else in the first language it has in the page's order
 /// (Uzbek, English, Russian), else its first challenge's.
 pub fn title(w: &Workshop, lang: crate::i18n::Lang) -> String {
-    w.title
-        .get(lang.code())
-        .or_else(|| {
-            crate::i18n::Lang::ALL
-                .iter()
-                .find_map(|l| w.title.get(l.code()))
-        })
-        .or_else(|| w.title.values().next())
+    in_page_order(&w.title, lang)
         .cloned()
         .or_else(|| w.challenges.first().map(|c| words(c, lang).title))
         .unwrap_or_default()

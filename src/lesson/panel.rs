@@ -39,6 +39,22 @@ fn open_notes(lang: &str) {
     );
 }
 
+/// One of the panel's tabs.
+fn tab_button(lesson: LessonCtl, tab: Tab, key: Key, id: &'static str) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            role="tab"
+            class="course__tab"
+            aria-selected=move || (lesson.tab.get() == tab).to_string()
+            data-testid=id
+            on:click=move |_| lesson.tab.set(tab)
+        >
+            {tr(key)}
+        </button>
+    }
+}
+
 /// Folds the card to the step's title, goal and buttons, and unfolds it.
 fn fold_button(folded: RwSignal<bool>, i18n: I18n) -> impl IntoView {
     view! {
@@ -88,21 +104,7 @@ pub fn LessonPanel() -> impl IntoView {
     let folded = RwSignal::new(false);
     let tabs = TABS
         .iter()
-        .map(|(tab, key, id)| {
-            let tab = *tab;
-            view! {
-                <button
-                    type="button"
-                    role="tab"
-                    class="course__tab"
-                    aria-selected=move || (lesson.tab.get() == tab).to_string()
-                    data-testid=*id
-                    on:click=move |_| lesson.tab.set(tab)
-                >
-                    {tr(*key)}
-                </button>
-            }
-        })
+        .map(|(tab, key, id)| tab_button(lesson, *tab, *key, id))
         .collect_view();
     view! {
         <section class="course" class:course--folded=move || folded.get() data-testid="course" aria-labelledby="course-heading">
@@ -112,16 +114,7 @@ pub fn LessonPanel() -> impl IntoView {
                 <div class="course__tabs" role="tablist">
                     {tabs}
                     <Show when=move || workshop.open.with(Option::is_some)>
-                        <button
-                            type="button"
-                            role="tab"
-                            class="course__tab"
-                            aria-selected=move || (lesson.tab.get() == Tab::Workshop).to_string()
-                            data-testid="tab-workshop"
-                            on:click=move |_| lesson.tab.set(Tab::Workshop)
-                        >
-                            {tr(Key::TabWorkshop)}
-                        </button>
+                        {tab_button(lesson, Tab::Workshop, Key::TabWorkshop, "tab-workshop")}
                     </Show>
                 </div>
                 <p class="course__done" data-testid="progress-done">{done}</p>

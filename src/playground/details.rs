@@ -134,15 +134,16 @@ pub fn DetailsTabs() -> impl IntoView {
 fn build_order(
     first: &'static str,
 ) -> impl Fn(&'static str, RwSignal<&'static str>) -> Memo<bool> + Copy {
-    let turns = use_turns(TABS.len() - 1 - ON_USE.len());
-    move |name, tab| {
-        // This panel's place among the ones built later; `None` for the first and for
-        // the ones built only when chosen.
-        let place = TABS
-            .iter()
+    // The panels built in the background, in order: not the first, not the `ON_USE` ones.
+    let later = move || {
+        TABS.iter()
             .map(|(n, _)| *n)
-            .filter(|n| *n != first && !ON_USE.contains(n))
-            .position(|n| n == name);
+            .filter(move |n| *n != first && !ON_USE.contains(n))
+    };
+    let turns = use_turns(later().count());
+    move |name, tab| {
+        // This panel's place among the ones built later; `None` for the others.
+        let place = later().position(|n| n == name);
         Memo::new(move |before: Option<&bool>| {
             before.copied().unwrap_or(false)
                 || tab.get() == name

@@ -28,12 +28,27 @@ fn new_host() -> HtmlElement {
 }
 
 /// A fresh element appended to `<body>`, with `App` mounted into it (from a clean
-/// localStorage, so it opens the default scenario).
-fn mount_app() -> HtmlElement {
+/// localStorage, so it opens the default scenario), once the page has built its parts:
+/// it builds one per frame after the mount (src/browser/turns.rs), the details last.
+async fn mount_app() -> HtmlElement {
     storage::clear();
     storage::clear_settings();
     let host = new_host();
     leptos::mount::mount_to(host.clone(), App).forget();
+    let built = || {
+        host.query_selector("[data-testid=\"details\"]")
+            .ok()
+            .flatten()
+            .is_some()
+    };
+    // 5 s: a part per frame is well under a second even on a busy host.
+    for _ in 0..500 {
+        if built() {
+            break;
+        }
+        TimeoutFuture::new(10).await;
+    }
+    assert!(built(), "the page did not build its details in 5 s");
     host
 }
 
@@ -70,7 +85,7 @@ async fn settle() {
 
 #[wasm_bindgen_test]
 async fn app_renders_title_and_uzbek_tagline() {
-    let host = mount_app();
+    let host = mount_app().await;
     settle().await;
     assert_eq!(text(&host, "title"), t(Lang::Uz, Key::Title));
     assert_eq!(text(&host, "tagline"), t(Lang::Uz, Key::Tagline));
@@ -85,7 +100,7 @@ async fn app_renders_title_and_uzbek_tagline() {
 
 #[wasm_bindgen_test]
 async fn language_switch_changes_the_text() {
-    let host = mount_app();
+    let host = mount_app().await;
     settle().await;
     let before = text(&host, "tagline");
     assert_eq!(before, t(Lang::Uz, Key::Tagline));
@@ -224,7 +239,7 @@ fn distinct_uzbek_labels() -> Vec<&'static str> {
 
 #[wasm_bindgen_test]
 async fn the_language_switch_changes_every_label() {
-    let host = mount_app();
+    let host = mount_app().await;
     settle().await;
     let uz_text = host.text_content().unwrap();
     let shown: Vec<&str> = distinct_uzbek_labels()

@@ -90,18 +90,15 @@ fn on_frame(looped: Rc<Loop>, ts: f64) {
 /// then put it at 3.0 s instead of 0.9 (#18; 1 run in 3 on loopback).
 pub async fn after_next_paint(limit_ms: u32) {
     let drawn = web_sys::js_sys::Promise::new(&mut |resolve, _reject| {
-        let on_frame = resolve.clone();
         request_frames(move |_| {
-            let _ = on_frame.call0(&JsValue::NULL);
+            let _ = resolve.call0(&JsValue::NULL);
             false
         });
-        // Once, at start-up: what the timer held is dropped when it fires; its small JS
-        // wrapper stays (gloo's `forget`).
-        gloo_timers::callback::Timeout::new(limit_ms, move || {
-            let _ = resolve.call0(&JsValue::NULL);
-        })
-        .forget();
     });
-    let _ = wasm_bindgen_futures::JsFuture::from(drawn).await;
+    let frame = wasm_bindgen_futures::JsFuture::from(drawn);
+    // The timer is cleared (and its closure freed) when the frame comes first; the frame
+    // left waiting in a hidden tab fires once when the tab is shown and books no other.
+    let limit = gloo_timers::future::TimeoutFuture::new(limit_ms);
+    let _ = futures::future::select(frame, limit).await;
     gloo_timers::future::TimeoutFuture::new(0).await;
 }

@@ -90,27 +90,39 @@ pub fn Playground() -> impl IntoView {
     });
 
     // The stage (controls, counters, pipeline) and the lesson's card share the first
-    // screen; everything that explains them is in the details tabs below, built a task
-    // later (with the keyboard's dialog), so the first build is the first screen only:
-    // the task that mounts the page is the longest of the first load (#18).
-    let later = use_turns(1);
+    // screen; everything that explains them is in the details tabs below. The page is
+    // built a part per frame, in the order it is seen, so that nothing built moves what
+    // is already drawn: the lesson's card with the mount (it comes first on a phone or a
+    // tablet, beside the stage on a wide screen), then the control bar with the
+    // counters, the pipeline, and last the details with the keyboard's dialog. Built at
+    // once, the first screen was the longest task of the first load and its layout the
+    // second (#18: 60–90 ms and 55–100 ms on the 2-core VM).
+    let built = use_turns(BUILT_LATER_PARTS);
+    let shown = move |part: usize| move || built.get() >= part;
     view! {
         <NoticeBar/>
         <div class="stage-grid">
             <div class="stage-main">
-                <Controls/>
-                <section class="board" aria-label=tr(Key::CountersHeading)>
-                    <CountersPanel/>
-                </section>
-                <Pipeline/>
+                <Show when=shown(1)>
+                    <Controls/>
+                    <section class="board" aria-label=tr(Key::CountersHeading)>
+                        <CountersPanel/>
+                    </section>
+                </Show>
+                <Show when=shown(2)>
+                    <Pipeline/>
+                </Show>
             </div>
             <aside class="stage-side" aria-labelledby="course-heading">
                 <LessonPanel/>
             </aside>
         </div>
-        {move || (later.get() > 0).then(|| view! {
+        <Show when=shown(3)>
             <DetailsTabs/>
             <Help/>
-        })}
+        </Show>
     }
 }
+
+/// The parts of the page built after the mount, a frame apart (see [`Playground`]).
+const BUILT_LATER_PARTS: usize = 3;

@@ -205,14 +205,15 @@ pub async fn click(client: &Client, testid: &str) -> TestResult {
     Ok(())
 }
 
-/// Opens the page and waits for the playground to be drawn.
+/// Opens the page and waits for the playground to be drawn: the page builds its parts a
+/// frame apart (src/browser/turns.rs), the details tabs last.
 pub async fn open(client: &Client, url: &str) -> TestResult {
     assert_no_csp_violations(client).await;
     client.goto(url).await?;
     client
         .wait()
         .at_most(Duration::from_secs(30))
-        .for_element(Locator::Css(&css("counters")))
+        .for_element(Locator::Css(&css("details")))
         .await?;
     Ok(())
 }

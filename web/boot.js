@@ -88,6 +88,25 @@ function registerWorker() {
   }, (err) => console.warn("outbox playground: no service worker", err));
 }
 
+// The worker is registered when the app has built all its parts (the window event
+// `outbox-built`, src/browser/page_built.rs says why), in the browser's next idle time;
+// if the app never says so (it failed to start), 10 s after the wasm has started. The
+// event is listened for from the start, so no order of events can miss it.
+const BUILT_WAIT_MS = 10000;
+let workerStarted = false;
+
+function registerWorkerWhenIdle() {
+  if (workerStarted) return;
+  workerStarted = true;
+  if ("requestIdleCallback" in window) {
+    requestIdleCallback(registerWorker, { timeout: 2000 });
+  } else {
+    setTimeout(registerWorker, 0);
+  }
+}
+
+window.addEventListener("outbox-built", registerWorkerWhenIdle, { once: true });
+
 // A download that breaks half way rejects inside Trunk's loader without reaching
 // onFailure (its stream reader has no catch): any unhandled rejection before the app has
 // mounted (the shell is still there) means the page will not start.
@@ -118,7 +137,7 @@ export default function initializer() {
       if (bar && total > 0) bar.value = Math.min(current / total, 1);
     },
     onSuccess() {
-      registerWorker();
+      setTimeout(registerWorkerWhenIdle, BUILT_WAIT_MS);
     },
     onFailure(reason) {
       showFailure(reason);

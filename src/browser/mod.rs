@@ -2,7 +2,7 @@
 //! not touch `web_sys` for them: the address, the keyboard, localStorage, a chosen file's
 //! text, animation
 //! frames and slicing long work into frames or tasks (and building a page's parts one per
-//! task, `turns`), BroadcastChannel, the
+//! frame, `turns`; telling the boot script the page is built, `page_built`), BroadcastChannel, the
 //! preferred languages, fetching a language's texts, and Web Workers (with their wasm on
 //! the page's thread when there are none).
 
@@ -12,6 +12,7 @@ pub mod frames;
 pub mod keys;
 pub mod lang_file;
 pub mod languages;
+pub mod page_built;
 pub mod peak_bytes;
 pub mod raf;
 pub mod storage;

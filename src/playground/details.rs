@@ -2,13 +2,14 @@
 //! one event's life, the sequence diagram, the chart, the modes and "Prove it") as tabs
 //! under it, so the stage itself fits on one screen. The chosen tab is in the address
 //! (`?tab=sql`): a link opens it, and Back returns to the tab before. The chosen panel is
-//! built with the page, the others one per browser task after it; once built, a panel
+//! built with the page, the others one per frame after it; once built, a panel
 //! stays mounted (a hidden one keeps its state and its test ids); only the chosen one is
 //! shown.
 
 use leptos::ev;
 use leptos::prelude::*;
 
+use crate::browser::page_built::announce_built;
 use crate::browser::turns::use_turns;
 use crate::browser::url::{set_url_param, url_param};
 use crate::challenge::door_view::door_view;
@@ -125,8 +126,8 @@ pub fn DetailsTabs() -> impl IntoView {
     }
 }
 
-/// When each panel is built: the tab chosen at start at once, the others one per browser
-/// task after it (in the tabs' order; the `ON_USE` ones not), and any tab as soon as it is
+/// When each panel is built: the tab chosen at start at once, the others one per frame
+/// after it (in the tabs' order; the `ON_USE` ones not), and any tab as soon as it is
 /// chosen. Building all
 /// eight in the task that mounts the page made it the longest task of the first load
 /// (Lighthouse's total blocking time, #18). A built panel stays built (hidden when not
@@ -140,7 +141,14 @@ fn build_order(
             .map(|(n, _)| *n)
             .filter(move |n| *n != first && !ON_USE.contains(n))
     };
-    let turns = use_turns(later().count());
+    let count = later().count();
+    let turns = use_turns(count);
+    // The last background panel is the end of the page's first build.
+    Effect::new(move |_| {
+        if turns.get() == count {
+            announce_built();
+        }
+    });
     move |name, tab| {
         // This panel's place among the ones built later; `None` for the others.
         let place = later().position(|n| n == name);

@@ -1,10 +1,9 @@
 //! The browser's services the page uses, each behind a small Rust API so components do
 //! not touch `web_sys` for them: the address, the keyboard, localStorage, a chosen file's
-//! text, animation
-//! frames and slicing long work into frames or tasks (and building a page's parts one per
-//! frame, `turns`; telling the boot script the page is built, `page_built`), BroadcastChannel, the
-//! preferred languages, fetching a language's texts, and Web Workers (with their wasm on
-//! the page's thread when there are none).
+//! text, animation frames and slicing long work into frames or tasks (and building a
+//! page's parts one per frame, `turns`; telling the boot script the page is built,
+//! `page_built`), BroadcastChannel, the preferred languages, fetching a language's texts,
+//! and Web Workers (with their wasm on the page's thread when there are none).
 
 pub mod broadcast;
 pub mod file;

@@ -2,7 +2,7 @@
 //! one event's life, the sequence diagram, the chart, the modes and "Prove it") as tabs
 //! under it, so the stage itself fits on one screen. The chosen tab is in the address
 //! (`?tab=sql`): a link opens it, and Back returns to the tab before. The chosen panel is
-//! built with the page, the others one per frame after it; once built, a panel
+//! built with the tabs, the others one per frame after it; once built, a panel
 //! stays mounted (a hidden one keeps its state and its test ids); only the chosen one is
 //! shown.
 

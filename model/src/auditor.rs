@@ -134,6 +134,15 @@ clone_reusing!(Auditor {
 });
 
 impl Auditor {
+    /// Asks for the events' lives and the intents' lists (see `World::prefetch_parts`).
+    pub(crate) fn prefetch_parts(&self) {
+        use crate::prefetch::slice;
+        slice(&self.lives);
+        slice(&self.intent_effects);
+        slice(&self.intent_rank);
+        slice(&self.intent_tasks);
+    }
+
     /// The auditor's state for the explorer's key (`World::hash_state`): the lives, the
     /// per-intent lists and `reordered`, with the small entries packed (a key costs a hash
     /// round per word, and the derived `Hash` spent three on each `[u16; 2]`). The other

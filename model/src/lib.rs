@@ -130,6 +130,7 @@ pub mod explore;
 pub mod ids;
 pub mod json_edit;
 pub mod lesson;
+mod prefetch;
 pub mod queue;
 pub mod rng;
 pub mod scenario;

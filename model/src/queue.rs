@@ -658,6 +658,20 @@ impl Queue {
 }
 
 impl Queue {
+    /// Asks for the jobs and the lists that order them (see `World::prefetch_parts`).
+    pub(crate) fn prefetch_parts(&self) {
+        use crate::prefetch::slice;
+        slice(&self.slots);
+        slice(&self.by_event);
+        let (a, b) = self.waiting.as_slices();
+        slice(a);
+        slice(b);
+        slice(&self.deferred);
+        slice(&self.created_order);
+    }
+}
+
+impl Queue {
     /// A name for a job that does not depend on how the state was reached: `jobId` jobs by
     /// their event; auto-numbered ones by their event and their rank among that event's
     /// auto-numbered jobs (BullMQ's counter itself is history). `None`: no such job.

@@ -115,6 +115,21 @@ impl Db {
         Self::default()
     }
 
+    /// Asks for the tables' rows and the transaction lists (see `World::prefetch_parts`).
+    pub(crate) fn prefetch_parts(&self) {
+        use crate::prefetch::slice;
+        slice(&self.txs);
+        slice(&self.work);
+        slice(&self.tasks);
+        slice(&self.outbox);
+        slice(&self.pending.0);
+        slice(&self.by_event);
+        slice(&self.inbox);
+        slice(&self.keys);
+        slice(&self.actions);
+        self.unpublished.prefetch_parts();
+    }
+
     /// Room for about this many tasks and events up front (a hint: tables still grow).
     pub(crate) fn reserve(&mut self, events: usize) {
         self.txs.reserve(3 * events + 1);

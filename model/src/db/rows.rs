@@ -142,6 +142,12 @@ impl Iterator for Bits {
 }
 
 impl RowSet {
+    /// Asks for the set's words (see `World::prefetch_parts`).
+    pub(super) fn prefetch_parts(&self) {
+        crate::prefetch::slice(&self.words);
+        crate::prefetch::slice(&self.summary);
+    }
+
     pub(super) fn insert(&mut self, i: u32) -> bool {
         let (w, b) = (i as usize / 64, 1u64 << (i % 64));
         if w >= self.words.len() {

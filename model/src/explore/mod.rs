@@ -230,6 +230,10 @@ impl Explorer {
     ) -> Explorer {
         let mut w = World::new(scenario);
         w.check = CheckLevel::Touched;
+        // History (poll histories, the kill list) is not state and nothing reads it here;
+        // a trace is replayed in a world of its own, with its history, to be shown.
+        w.history = false;
+        w.polls.iter_mut().for_each(|p| *p = Vec::new());
         let actions: Vec<[Action; 3]> = w
             .procs
             .iter()
@@ -316,6 +320,14 @@ impl Explorer {
             let Some((idx, w)) = self.frontier.pop_front() else {
                 break;
             };
+            // The next world's lists (its struct was asked for one expansion ago), and
+            // the struct of the one after it (see `crate::prefetch`).
+            if let Some((_, next)) = self.frontier.front() {
+                next.prefetch_parts();
+            }
+            if let Some((_, after)) = self.frontier.get(1) {
+                crate::prefetch::value::<World>(after);
+            }
             self.expand(idx, w);
         }
         self.frontier.is_empty()

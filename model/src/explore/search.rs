@@ -302,6 +302,24 @@ impl Explorer {
         }
     }
 
+    /// A successor of state `idx` (at depth `d`) by choice `c`: a new state, into the
+    /// frontier, or a state seen before, its world back to the spares; an edge either way.
+    fn settle(&mut self, idx: u32, d: u32, key: u128, n: Box<World>, c: Choice) {
+        let next = self.parent.len() as u32;
+        let to = self.seen.get_or_insert(key, next);
+        if to == next {
+            self.parent.push(idx);
+            self.via.push(c);
+            self.depth.push((d + 1).min(u16::MAX as u32) as u16);
+            self.flags.push(0);
+            self.max_depth_seen = self.max_depth_seen.max(d + 1);
+            self.frontier.push_back((to, n));
+        } else {
+            self.spare.push(n);
+        }
+        self.edges.push(to);
+    }
+
     pub(super) fn expand(&mut self, idx: u32, w: Box<World>) {
         let d = self.depth[idx as usize] as u32;
         let (choices, quiescent) = self.choose(&w);
@@ -334,6 +352,9 @@ impl Explorer {
             let lost_before = w.auditor.count(Class::Lost);
             let violations_before = w.violations.len();
             let mut parent = Some(w);
+            // A successor is looked up one successor later, its key's slot asked for
+            // meanwhile (see `Seen::prefetch`); lookups keep the successors' order.
+            let mut pending: Option<(u128, Box<World>, Choice)> = None;
             for (k, &c) in choices.iter().enumerate() {
                 // The last choice takes the parent's world itself; the others refill a
                 // spare world.
@@ -357,19 +378,13 @@ impl Explorer {
                     self.lost_retracted += 1;
                 }
                 let key = self.key(&n);
-                let next = self.parent.len() as u32;
-                let to = self.seen.get_or_insert(key, next);
-                if to == next {
-                    self.parent.push(idx);
-                    self.via.push(c);
-                    self.depth.push((d + 1).min(u16::MAX as u32) as u16);
-                    self.flags.push(0);
-                    self.max_depth_seen = self.max_depth_seen.max(d + 1);
-                    self.frontier.push_back((to, n));
-                } else {
-                    self.spare.push(n);
+                self.seen.prefetch(key);
+                if let Some((key, n, c)) = pending.replace((key, n, c)) {
+                    self.settle(idx, d, key, n, c);
                 }
-                self.edges.push(to);
+            }
+            if let Some((key, n, c)) = pending {
+                self.settle(idx, d, key, n, c);
             }
         }
         self.choices = choices;

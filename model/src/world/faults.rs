@@ -296,7 +296,7 @@ impl World {
             }
             Mem::Api { req: None } => {}
         }
-        if self.kills.len() < 10_000 {
+        if self.history && self.kills.len() < 10_000 {
             self.kills.push((pid, step, tick));
         }
         let first = self.procs[i].program.first().copied().unwrap_or(step);

@@ -315,6 +315,10 @@ pub struct World {
     pub(crate) trace_hash: u64,
     pub(crate) steps: u64,
     pub(crate) check: CheckLevel,
+    /// Whether the run's history is kept: each relay's poll history and the kill list.
+    /// Nothing the model decides reads them (only the page and the CLI show them), so the
+    /// explorer turns them off: copying them into every successor was ~1.5 % of its time.
+    pub(crate) history: bool,
     pub(crate) violations: Vec<String>,
     touched: Vec<EventId>,
     /// The event a worker or the API held during a step that cannot change its class:
@@ -346,6 +350,7 @@ clone_reusing!(World {
     trace_hash,
     steps,
     check,
+    history,
     held,
     dead,
     scratch,
@@ -392,6 +397,15 @@ impl World {
         for (a, b) in self.procs.iter_mut().zip(&source.procs) {
             a.refill_from(b);
         }
+    }
+
+    /// Asks for the lists an expansion of this world reads (`crate::prefetch`): the
+    /// explorer calls it for the world it expands next, whose struct it asked for before.
+    pub(crate) fn prefetch_parts(&self) {
+        crate::prefetch::slice(&self.procs);
+        self.db.prefetch_parts();
+        self.queue.prefetch_parts();
+        self.auditor.prefetch_parts();
     }
 
     /// The world of a scenario at tick 0. The scenario should be valid
@@ -459,6 +473,7 @@ impl World {
             trace_hash: 0xcbf2_9ce4_8422_2325,
             steps: 0,
             check: CheckLevel::Touched,
+            history: true,
             violations: Vec::new(),
             touched: Vec::with_capacity(16),
             held: None,

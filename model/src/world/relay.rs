@@ -76,10 +76,12 @@ impl World {
         m.cursor.reset();
         self.tally.poll(poll.published, poll.failed);
         let h = &mut self.polls[i];
-        if h.len() >= POLL_HISTORY {
-            h.remove(0);
+        if self.history {
+            if h.len() >= POLL_HISTORY {
+                h.remove(0);
+            }
+            h.push(poll);
         }
-        h.push(poll);
         self.procs[i].sleep_until = self.tick + self.cfg.relay.poll_interval_ticks;
         self.goto(i, Step::Begin);
     }

@@ -130,6 +130,20 @@ impl Db {
         self.unpublished.prefetch_parts();
     }
 
+    /// Asks for the open transactions' records (see `World::prefetch_deep`).
+    pub(crate) fn prefetch_deep(&self) {
+        for w in &self.work {
+            crate::prefetch::value::<TxWork>(w);
+        }
+    }
+
+    /// Asks for the open transactions' lists (see `World::prefetch_deeper`).
+    pub(crate) fn prefetch_deeper(&self) {
+        for w in &self.work {
+            w.prefetch_lists();
+        }
+    }
+
     /// Room for about this many tasks and events up front (a hint: tables still grow).
     pub(crate) fn reserve(&mut self, events: usize) {
         self.txs.reserve(3 * events + 1);

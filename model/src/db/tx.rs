@@ -49,6 +49,19 @@ clone_reusing!(TxWork {
     actions
 });
 
+impl TxWork {
+    /// Asks for the record's lists (see `Db::prefetch_deeper`).
+    pub(super) fn prefetch_lists(&self) {
+        use crate::prefetch::slice;
+        slice(&self.tasks);
+        slice(&self.outbox_inserted);
+        slice(&self.outbox_locked);
+        slice(&self.inbox);
+        slice(&self.keys);
+        slice(&self.actions);
+    }
+}
+
 /// A pool that every Db compares and hashes as equal: it holds no state.
 #[derive(Debug, Default)]
 // Boxed on purpose: records move between `work` and the pool as pointers.

@@ -323,9 +323,15 @@ impl Explorer {
             // The next world's lists (its struct was asked for one expansion ago), and
             // the struct of the one after it (see `crate::prefetch`).
             if let Some((_, next)) = self.frontier.front() {
+                next.prefetch_deeper();
+            }
+            if let Some((_, next)) = self.frontier.get(1) {
+                next.prefetch_deep();
+            }
+            if let Some((_, next)) = self.frontier.get(2) {
                 next.prefetch_parts();
             }
-            if let Some((_, after)) = self.frontier.get(1) {
+            if let Some((_, after)) = self.frontier.get(3) {
                 crate::prefetch::value::<World>(after);
             }
             self.expand(idx, w);

@@ -408,6 +408,25 @@ impl World {
         self.auditor.prefetch_parts();
     }
 
+    /// Asks for the lists of what [`World::prefetch_deep`] asked for.
+    pub(crate) fn prefetch_deeper(&self) {
+        self.db.prefetch_deeper();
+    }
+
+    /// Asks for what the lists of [`World::prefetch_parts`] point to: the open
+    /// transactions' records and the relays' lists.
+    pub(crate) fn prefetch_deep(&self) {
+        self.db.prefetch_deep();
+        for p in &self.procs {
+            if let Mem::Relay(m) = &p.mem {
+                crate::prefetch::slice(&m.batch);
+                crate::prefetch::slice(&m.ok);
+                crate::prefetch::slice(&m.cursor.candidates);
+                crate::prefetch::slice(&m.cursor.got);
+            }
+        }
+    }
+
     /// The world of a scenario at tick 0. The scenario should be valid
     /// ([`Scenario::validate`]); one that asks for more than [`MAX_PROCS`] processes, which
     /// `validate` refuses, panics here.

@@ -320,8 +320,11 @@ impl Explorer {
             let Some((idx, w)) = self.frontier.pop_front() else {
                 break;
             };
-            // The next world's lists (its struct was asked for one expansion ago), and
-            // the struct of the one after it (see `crate::prefetch`).
+            // The next four worlds are fetched ahead, a stage each, every stage reading
+            // what the one before brought into the cache an expansion ago (see
+            // `crate::prefetch`): the fourth's struct, the third's lists, what the
+            // second's lists point to (open transactions' records, relays' lists), and
+            // those records' lists for the first, expanded next.
             if let Some((_, next)) = self.frontier.front() {
                 next.prefetch_deeper();
             }

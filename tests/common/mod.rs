@@ -235,6 +235,13 @@ pub async fn wait_for_text(client: &Client, testid: &str, want: &str, secs: u64)
 
 /// Sets a form control's value the way a user's input would (fires input and change).
 pub async fn set_value(client: &Client, testid: &str, value: &str) -> TestResult {
+    // The page is built a part per frame (src/browser/turns.rs): `open` waits for the
+    // details, but a field in a panel built after them may not be there yet.
+    client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(&css(testid)))
+        .await?;
     client
         .execute(
             "const el = document.querySelector(arguments[0]);

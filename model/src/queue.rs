@@ -669,9 +669,7 @@ impl Queue {
         slice(&self.deferred);
         slice(&self.created_order);
     }
-}
 
-impl Queue {
     /// A name for a job that does not depend on how the state was reached: `jobId` jobs by
     /// their event; auto-numbered ones by their event and their rank among that event's
     /// auto-numbered jobs (BullMQ's counter itself is history). `None`: no such job.

@@ -230,10 +230,8 @@ impl Explorer {
     ) -> Explorer {
         let mut w = World::new(scenario);
         w.check = CheckLevel::Touched;
-        // History (poll histories, the kill list) is not state and nothing reads it here;
-        // a trace is replayed in a world of its own, with its history, to be shown.
-        w.history = false;
-        w.polls.iter_mut().for_each(|p| *p = Vec::new());
+        // A trace is replayed in a world of its own, with its history, to be shown.
+        w.drop_history();
         let actions: Vec<[Action; 3]> = w
             .procs
             .iter()

@@ -47,8 +47,12 @@ impl Seen {
     /// looks a key up one successor later, so the miss overlaps with that successor's
     /// work.
     pub(super) fn prefetch(&self, key: u128) {
-        let i = key as u64 as usize & (self.slots.len() - 1);
-        crate::prefetch::value(&self.slots[i]);
+        crate::prefetch::value(&self.slots[self.first_slot(split(key).0)]);
+    }
+
+    /// The slot where a lookup of a key with these low 64 bits starts.
+    fn first_slot(&self, lo: u64) -> usize {
+        lo as usize & (self.slots.len() - 1)
     }
 
     fn put(&mut self, lo: u64, hi: u32, value: u32) -> u32 {
@@ -59,7 +63,7 @@ impl Seen {
             self.grow();
         }
         let mask = self.slots.len() - 1;
-        let mut i = lo as usize & mask;
+        let mut i = self.first_slot(lo);
         loop {
             let s = &mut self.slots[i];
             if s.lo == lo && s.hi == hi {

@@ -399,6 +399,14 @@ impl World {
         }
     }
 
+    /// Keeps no history from here on (see [`World::history`]) and lets go of what was
+    /// kept, buffers included: the explorer's worlds, copied into every successor.
+    pub(crate) fn drop_history(&mut self) {
+        self.history = false;
+        self.kills = Vec::new();
+        self.polls.iter_mut().for_each(|p| *p = Vec::new());
+    }
+
     /// Asks for the lists an expansion of this world reads (`crate::prefetch`): the
     /// explorer calls it for the world it expands next, whose struct it asked for before.
     pub(crate) fn prefetch_parts(&self) {
@@ -406,11 +414,6 @@ impl World {
         self.db.prefetch_parts();
         self.queue.prefetch_parts();
         self.auditor.prefetch_parts();
-    }
-
-    /// Asks for the lists of what [`World::prefetch_deep`] asked for.
-    pub(crate) fn prefetch_deeper(&self) {
-        self.db.prefetch_deeper();
     }
 
     /// Asks for what the lists of [`World::prefetch_parts`] point to: the open
@@ -425,6 +428,11 @@ impl World {
                 crate::prefetch::slice(&m.cursor.got);
             }
         }
+    }
+
+    /// Asks for the lists of what [`World::prefetch_deep`] asked for.
+    pub(crate) fn prefetch_deeper(&self) {
+        self.db.prefetch_deeper();
     }
 
     /// The world of a scenario at tick 0. The scenario should be valid

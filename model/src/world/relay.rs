@@ -75,8 +75,8 @@ impl World {
         m.bad.clear();
         m.cursor.reset();
         self.tally.poll(poll.published, poll.failed);
-        let h = &mut self.polls[i];
         if self.history {
+            let h = &mut self.polls[i];
             if h.len() >= POLL_HISTORY {
                 h.remove(0);
             }

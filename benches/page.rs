@@ -665,8 +665,16 @@ fn proof_report(p: &Proved) -> Vec<String> {
             "frame p95 while proving {p95:.1} ms > {CLAIMS_P95_BUDGET_MS:.0} ms"
         ));
     }
-    if ratio > WASM_NATIVE_BUDGET {
+    // Judged only when the host is quiet, like the claims: under load the pairs of one run
+    // spread from 1.01 to 1.55 (2026-12-07, right after the e2e tests), since the native
+    // search is memory-bound and Node's is not as much; quiet, they measure 1.16–1.32.
+    if ratio > WASM_NATIVE_BUDGET && quiet {
         broken.push(format!("wasm/native {ratio:.2} > {WASM_NATIVE_BUDGET}"));
+    } else if ratio > WASM_NATIVE_BUDGET {
+        println!(
+            "page bench: prove it: wasm/native over budget; not judged, the host is busy ({:?})",
+            host_load()
+        );
     }
     if matrix > MATRIX_BUDGET_MS {
         broken.push(format!("matrix {matrix:.0} ms > {MATRIX_BUDGET_MS:.0} ms"));

@@ -5,10 +5,11 @@ use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use crate::pg::TempPostgres;
-use crate::proc::{self, run_visible, ChildGuard, Result};
+use crate::proc::{self, ChildGuard, Result};
 use crate::redis::TempRedis;
 use crate::setup::{self, Scope, CHROMEDRIVER, CHROMIUM};
 use crate::static_server::{self, StaticServer};
+use crate::tee::{self, run_visible_noting};
 use crate::{size, Ctx};
 
 #[derive(Default)]
@@ -58,11 +59,9 @@ pub fn run_one(ctx: &Ctx, key: &str) -> ExitCode {
     }
     println!("\n== layer {key}: {name} ==");
     let t = Instant::now();
-    let ok = layer(ctx, &mut State::default()).unwrap_or_else(|err| {
-        eprintln!("error: {err}");
-        false
-    });
+    let (ok, notes) = run_layer(ctx, *layer, &mut State::default());
     println!("layer {key}: {:.1} s", t.elapsed().as_secs_f64());
+    print_notes(ok, &notes);
     println!("{} passed, {} failed", ok as u8, !ok as u8);
     if ok {
         ExitCode::SUCCESS
@@ -83,22 +82,17 @@ pub fn run_all(ctx: &Ctx) -> ExitCode {
     for (i, (_, name, layer)) in LAYERS.iter().enumerate() {
         println!("\n== layer {}/{}: {name} ==", i + 1, LAYERS.len());
         let t = Instant::now();
-        let ok = match layer(ctx, &mut state) {
-            Ok(ok) => ok,
-            Err(err) => {
-                eprintln!("error: {err}");
-                false
-            }
-        };
-        results.push((*name, ok, t.elapsed()));
+        let (ok, notes) = run_layer(ctx, *layer, &mut state);
+        results.push((*name, ok, t.elapsed(), notes));
     }
     println!(
         "\n== summary ({:.0} s in all) ==",
         started.elapsed().as_secs_f64()
     );
-    for (i, (name, ok, took)) in results.iter().enumerate() {
+    for (i, (name, ok, took, notes)) in results.iter().enumerate() {
         let mark = if *ok { "ok  " } else { "FAIL" };
         println!("  {mark} {} {name} ({:.1} s)", i + 1, took.as_secs_f64());
+        print_notes(*ok, notes);
     }
     let passed = results.iter().filter(|r| r.1).count();
     let failed = results.len() - passed;
@@ -110,13 +104,38 @@ pub fn run_all(ctx: &Ctx) -> ExitCode {
     }
 }
 
+/// Runs one layer; whether it passed, and what its commands said of their failures.
+fn run_layer(ctx: &Ctx, layer: LayerFn, state: &mut State) -> (bool, Vec<String>) {
+    tee::take_notes();
+    let ok = layer(ctx, state).unwrap_or_else(|err| {
+        eprintln!("error: {err}");
+        tee::note(&format!("error: {err}"));
+        false
+    });
+    (ok, tee::take_notes())
+}
+
+/// Under a failed layer's line: why, in the lines its output said it (CI shows only the
+/// end of a run's output).
+fn print_notes(ok: bool, notes: &[String]) {
+    if ok {
+        return;
+    }
+    if notes.is_empty() {
+        println!("         (no failed test or broken budget was named; see above)");
+    }
+    for line in notes {
+        println!("         | {line}");
+    }
+}
+
 /// Layer 1: formatting and clippy over every target of every crate, native and wasm32,
 /// with warnings as errors, so neither can drift between sessions. `--all-features`
 /// brings in the targets behind `integration` (the browser and PostgreSQL suites) and
 /// the model's `wasm-bench` export; they are checked here though they run later.
 fn lint(ctx: &Ctx, _: &mut State) -> Result<bool> {
-    let fmt = run_visible(ctx.cargo().args(["fmt", "--all", "--", "--check"]))?;
-    let native = run_visible(ctx.cargo().args([
+    let fmt = run_visible_noting(ctx.cargo().args(["fmt", "--all", "--", "--check"]))?;
+    let native = run_visible_noting(ctx.cargo().args([
         "clippy",
         "--workspace",
         "--all-targets",
@@ -128,7 +147,7 @@ fn lint(ctx: &Ctx, _: &mut State) -> Result<bool> {
     // The page as the browser gets it: the app with its component tests, and the model's
     // library (its dev-dependencies, proptest and criterion, do not build for wasm32).
     let wasm = |package: &str, targets: &[&str]| {
-        run_visible(
+        run_visible_noting(
             ctx.cargo()
                 .args([
                     "clippy",
@@ -151,14 +170,14 @@ fn lint(ctx: &Ctx, _: &mut State) -> Result<bool> {
 /// Layer 2: every crate's native tests (the env-dependent targets need the `integration`
 /// feature, so they are left out here).
 fn native(ctx: &Ctx, _: &mut State) -> Result<bool> {
-    run_visible(ctx.cargo().args(["test", "--workspace"]))
+    run_visible_noting(ctx.cargo().args(["test", "--workspace"]))
 }
 
 /// Layer 3: wasm-bindgen-test in headless Chromium (runner set in .cargo/config.toml,
 /// browser flags in webdriver.json). `embed-langs` compiles English and Russian into the
 /// test wasm: the page fetches them from `dist/`, which a component test has not got.
 fn components(ctx: &Ctx, _: &mut State) -> Result<bool> {
-    run_visible(
+    run_visible_noting(
         ctx.cargo()
             .args([
                 "test",
@@ -178,7 +197,7 @@ fn components(ctx: &Ctx, _: &mut State) -> Result<bool> {
 /// Layer 4: the release build served on 127.0.0.1, driven through chromedriver; then a
 /// part of it again with dist/ served under `/outbox/` (as on GitHub Pages).
 fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
-    if !run_visible(Command::new("trunk").current_dir(&ctx.root).args([
+    if !run_visible_noting(Command::new("trunk").current_dir(&ctx.root).args([
         "build",
         "--release",
         "--offline",
@@ -204,7 +223,7 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
     println!("chromedriver on 127.0.0.1:{port}");
     let webdriver = format!("http://127.0.0.1:{port}");
     let cargo_test = |page: &str, targets: &[String]| {
-        run_visible(
+        run_visible_noting(
             ctx.cargo()
                 .args([
                     "test",
@@ -302,7 +321,7 @@ fn postgres(ctx: &Ctx, _: &mut State) -> Result<bool> {
     }
     // The truth suite prints each step's answer from PostgreSQL and from the model.
     cmd.args(["--", "--nocapture"]);
-    run_visible(cmd.env("OUTBOX_PG_URL", pg.url()))
+    run_visible_noting(cmd.env("OUTBOX_PG_URL", pg.url()))
 }
 
 /// Layer 6: a throwaway redis-server (no persistence) and real BullMQ from `.tools/`
@@ -311,7 +330,7 @@ fn postgres(ctx: &Ctx, _: &mut State) -> Result<bool> {
 fn redis_bullmq(ctx: &Ctx, _: &mut State) -> Result<bool> {
     let redis = TempRedis::start()?;
     println!("redis-server on 127.0.0.1:{}", redis.port);
-    let ok = run_visible(
+    let ok = run_visible_noting(
         ctx.cargo()
             .args([
                 "test",

@@ -27,6 +27,7 @@ mod size;
 mod split;
 mod static_server;
 mod sw;
+mod tee;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,6 +1,9 @@
-//! Runs the explorer over every design (or one: `explore DESIGN [tasks relays workers kills]`)
-//! and prints each report, its counterexamples and the time taken.
+//! Runs the explorer over every design (or one: `explore DESIGN [tasks relays workers kills
+//! [runs]]`) and prints each report, its counterexamples and the time taken.
 //! `cargo run -p outbox-model --release --example explore -- outbox_inbox 3 2 1 2`
+//! With `runs` > 1 the same search runs again in this process and each further run prints
+//! `  again: time … s`: warm, like the worker's searches after its first (the page bench
+//! compares the two this way).
 use outbox_model::explore::{Bounds, Design, Explorer, Verdict};
 use std::time::Instant;
 
@@ -24,6 +27,7 @@ fn main() {
     if let Some(v) = num(4) {
         b.max_kills = v;
     }
+    let runs = num(5).unwrap_or(1).max(1);
     for d in designs {
         let s = d.scenario(&b);
         let t = Instant::now();
@@ -42,6 +46,18 @@ fn main() {
             if let Verdict::Counterexample { trace: t, .. } = v {
                 println!("--- {}:\n{}", p.name(), t);
             }
+        }
+        for _ in 1..runs {
+            let t = Instant::now();
+            let mut e = Explorer::new(&s, &b);
+            e.run();
+            let el = t.elapsed();
+            assert_eq!(
+                e.report().states,
+                r.states,
+                "the same search, the same states"
+            );
+            println!("  again: time {:.3} s", el.as_secs_f64());
         }
     }
 }

@@ -6,7 +6,8 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{mpsc, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::proc::{describe, Result};
 
@@ -14,6 +15,8 @@ use crate::proc::{describe, Result};
 /// stay the end of the output.
 const KEPT_MAX: usize = 24;
 const LINE_MAX_CHARS: usize = 400;
+/// How long a command's output may stay open after the command has ended.
+const READERS_GRACE: Duration = Duration::from_secs(3);
 /// A panic's message follows its `panicked at` line; this many lines of it are kept.
 const PANIC_MESSAGE_LINES: usize = 3;
 
@@ -45,17 +48,29 @@ pub fn run_visible_noting(cmd: &mut Command) -> Result<bool> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
-    let out = child.stdout.take().map(|s| pass(s, false));
-    let err = child.stderr.take().map(|s| pass(s, true));
+    let (done, finished) = mpsc::channel();
+    let readers = [
+        child.stdout.take().map(|s| pass(s, false, done.clone())),
+        child.stderr.take().map(|s| pass(s, true, done)),
+    ];
     let status = child.wait().map_err(|e| format!("`{shown}`: {e}"))?;
-    for reader in [out, err].into_iter().flatten() {
-        let _ = reader.join();
+    // The readers end when every holder of the pipes has closed them: the command, and
+    // whatever it started that inherited them (a server a failed test left running).
+    // Those are not waited for past a grace period; their readers go on printing.
+    let deadline = Instant::now() + READERS_GRACE;
+    for _ in readers.iter().flatten() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if finished.recv_timeout(left).is_err() {
+            println!("(`{shown}` has ended, but something it started still holds its output; not waiting for it)");
+            break;
+        }
     }
     Ok(status.success())
 }
 
-/// A thread copying `stream` to our stdout (or stderr), keeping what `Watch` flags.
-fn pass(stream: impl Read + Send + 'static, to_stderr: bool) -> std::thread::JoinHandle<()> {
+/// A thread copying `stream` to our stdout (or stderr), keeping what `Watch` flags, and
+/// saying on `done` when the stream has closed.
+fn pass(stream: impl Read + Send + 'static, to_stderr: bool, done: mpsc::Sender<()>) {
     std::thread::spawn(move || {
         let mut watch = Watch::default();
         for line in BufReader::new(stream).split(b'\n').map_while(|l| l.ok()) {
@@ -71,7 +86,8 @@ fn pass(stream: impl Read + Send + 'static, to_stderr: bool) -> std::thread::Joi
                 note(text.trim());
             }
         }
-    })
+        let _ = done.send(());
+    });
 }
 
 /// Decides, line by line, which lines say what failed.
@@ -157,5 +173,19 @@ mod tests {
         assert_eq!(kept.len(), KEPT_MAX);
         assert!(kept.iter().all(|l| l.ends_with("FAILED")), "{kept:?}");
         assert!(take_notes().is_empty(), "taking leaves none");
+    }
+
+    #[test]
+    fn a_process_left_holding_the_output_is_not_waited_for() {
+        let started = Instant::now();
+        // The shell ends at once; the sleep it leaves behind holds its stdout for 20 s.
+        let ok =
+            run_visible_noting(Command::new("sh").args(["-c", "sleep 20 & echo left"])).unwrap();
+        assert!(ok);
+        let took = started.elapsed();
+        assert!(
+            took >= READERS_GRACE && took < READERS_GRACE + Duration::from_secs(5),
+            "waited {took:?} for a grace of {READERS_GRACE:?}"
+        );
     }
 }

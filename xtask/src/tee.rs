@@ -76,18 +76,37 @@ fn pass(stream: impl Read + Send + 'static, to_stderr: bool, done: mpsc::Sender<
         for line in BufReader::new(stream).split(b'\n').map_while(|l| l.ok()) {
             let text = String::from_utf8_lossy(&line);
             let text = text.trim_end_matches('\r');
-            // The macros, not io::stdout(): a test's harness captures what they print.
-            if to_stderr {
-                eprintln!("{text}");
-            } else {
-                println!("{text}");
-            }
+            echo(text, to_stderr);
             if watch.telling(text) {
                 note(text.trim());
             }
         }
         let _ = done.send(());
     });
+}
+
+/// One line of a command's output, on to ours. A write error is ignored: the reading must
+/// go on (`cargo xtask test | head` closes our stdout early), or the command would block
+/// on a full pipe and never end.
+#[cfg(not(test))]
+fn echo(text: &str, to_stderr: bool) {
+    use std::io::Write;
+    let _ = if to_stderr {
+        writeln!(std::io::stderr().lock(), "{text}")
+    } else {
+        writeln!(std::io::stdout().lock(), "{text}")
+    };
+}
+
+/// In the unit tests, through the print macros, which the test harness captures: the
+/// tests' made-up failure lines stay out of the native layer's own output.
+#[cfg(test)]
+fn echo(text: &str, to_stderr: bool) {
+    if to_stderr {
+        eprintln!("{text}");
+    } else {
+        println!("{text}");
+    }
 }
 
 /// Decides, line by line, which lines say what failed.

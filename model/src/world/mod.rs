@@ -27,7 +27,7 @@ mod tally;
 mod worker;
 
 pub use crate::action::{Action, ProcKind, Step, When};
-pub use crate::scenario::{proc_index, proc_names, processes};
+pub use crate::scenario::{proc_index, proc_names, processes, MAX_PROCS};
 pub use faults::ArmedKill;
 pub use judge::{CheckLevel, Counters};
 pub use log::{FaultNote, LogEntry, Note};
@@ -257,16 +257,6 @@ impl Proc {
         }
     }
 }
-
-/// The most processes a world runs: the scheduler keeps one bit per process in its masks
-/// and one slot per process in the gates' arrays (`gates.rs`), and the explorer names
-/// processes by place in arrays this long. 16 (a power of two, for `gates::bit_place`)
-/// is above the most a valid scenario can ask for (`scenario::MAX_PROCESSES` = 15, checked
-/// when this crate compiles), so `World::new`'s refusal cannot be reached from a link or
-/// a file. It was 64: the world is 864 bytes smaller (3 096 -> 2 232), and the explorer
-/// copies a world for every successor.
-pub const MAX_PROCS: usize = 16;
-const _: () = assert!(MAX_PROCS.is_power_of_two() && MAX_PROCS <= 64);
 
 /// Up to this many events' worth of table space is reserved when a world is made: the
 /// canon runs never grow a list, and a big run does not claim its whole size up front.

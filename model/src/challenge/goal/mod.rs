@@ -1,0 +1,255 @@
+//! The goal of an instructor's own challenge (issue #23), as a small text language the
+//! model parses and judges: `(api == dual_write_db_first || api == dual_write_queue_first)
+//! && lost >= 1`.
+//!
+//! Why a language and not a list of built-in goals: an instructor writes a scenario and a
+//! goal without touching Rust, and the page must judge it from the world exactly as it
+//! judges the lesson's own steps (`lesson::reached`), never from what the page thinks
+//! happened. Every built-in lesson goal can be written in it ([`super::lesson_goal_text`]).
+//!
+//! The names are the model's own JSON names (counters, config keys, enum values, process
+//! kinds, steps, script statements), the same in every page language. Errors carry a
+//! byte offset and a kind with a stable [`GoalErrorKind::code`] the page translates; their
+//! `Display` (English) is for logs and tests only.
+//!
+//! The text comes from a file or a link, so parsing is bounded: at most
+//! [`MAX_TEXT_BYTES`] bytes, [`MAX_CONDITIONS`] conditions and [`MAX_DEPTH`] nested
+//! parentheses (the recursion's bound), and no input panics.
+//!
+//! ```text
+//! goal    = any
+//! any     = all ("||" all)*
+//! all     = atom ("&&" atom)*
+//! atom    = "(" any ")" | "settled" | subject op value
+//!         | "killed" "(" kind "," step ")" | "refused" "(" stmt "," sqlstate ")"
+//! subject = counter | "tasks_total" | "kill_steps" "(" kind ")" | config key
+//! ```
+//!
+//! The parts: the syntax tree and the names it reads (`ast.rs`), the lexer and parser
+//! (`parse.rs`), judging against a world (`eval.rs`) and the canonical text (`text.rs`).
+
+mod ast;
+mod eval;
+mod parse;
+mod text;
+
+use crate::world::World;
+use ast::Expr;
+use std::fmt;
+use std::str::FromStr;
+
+/// The longest goal text accepted, in bytes (the input's, and its canonical text's).
+pub const MAX_TEXT_BYTES: usize = 500;
+/// The most conditions (comparisons, `settled`, `killed(…)`, `refused(…)`) in one goal.
+pub const MAX_CONDITIONS: usize = 16;
+/// The deepest nesting of parentheses.
+pub const MAX_DEPTH: usize = 8;
+
+/// A parsed goal. Two goals are equal when their canonical texts are: whitespace,
+/// redundant parentheses and the grouping of `a && b && c` do not count.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Goal {
+    expr: Expr,
+}
+
+/// Why a text is not a goal, and where: `at` is a byte offset into the text (at most its
+/// length; the text's length when the text ended too early).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalError {
+    pub at: usize,
+    pub kind: GoalErrorKind,
+}
+
+/// What is wrong, as data: the page words it through [`GoalErrorKind::code`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoalErrorKind {
+    /// Nothing but white space.
+    Empty,
+    /// Longer than `max` bytes (the text, or its canonical form).
+    TooLong { max: usize },
+    /// More than `max` conditions.
+    TooManyConditions { max: usize },
+    /// Parentheses nested deeper than `max`.
+    TooDeep { max: usize },
+    /// A character that starts no token (a lone `=`, `&` or `|`, `!` without `=`, any
+    /// character outside ASCII letters, digits, `_`, operators, `(`, `)`, `,`).
+    BadChar,
+    /// A name that is no subject (counter, config key, `settled`, `killed`, …).
+    UnknownName { name: String },
+    /// A name or code that is not a value of `key` (`api`, `kind`, `step`, `stmt`,
+    /// `sqlstate`, …).
+    UnknownValue { key: &'static str, value: String },
+    /// `key` takes only `==` and `!=`.
+    OpNotAllowed { key: &'static str, op: &'static str },
+    /// Something else was needed here: `what` is one of `condition`, `operator`,
+    /// `value`, `number`, `kind`, `step`, `stmt`, `sqlstate`, `(`, `)`, `,`.
+    Expected { what: &'static str },
+    /// A number above `u64::MAX`.
+    NumberTooLarge,
+    /// A whole goal was read and text is left (an unmatched `)`, a missing `&&`).
+    Trailing,
+}
+
+impl GoalErrorKind {
+    /// A stable code, for the page's i18n keys.
+    pub fn code(&self) -> &'static str {
+        match self {
+            GoalErrorKind::Empty => "empty",
+            GoalErrorKind::TooLong { .. } => "too_long",
+            GoalErrorKind::TooManyConditions { .. } => "too_many_conditions",
+            GoalErrorKind::TooDeep { .. } => "too_deep",
+            GoalErrorKind::BadChar => "bad_char",
+            GoalErrorKind::UnknownName { .. } => "unknown_name",
+            GoalErrorKind::UnknownValue { .. } => "unknown_value",
+            GoalErrorKind::OpNotAllowed { .. } => "op_not_allowed",
+            GoalErrorKind::Expected { .. } => "expected",
+            GoalErrorKind::NumberTooLarge => "number_too_large",
+            GoalErrorKind::Trailing => "trailing",
+        }
+    }
+}
+
+impl fmt::Display for GoalErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GoalErrorKind::Empty => write!(f, "the goal is empty"),
+            GoalErrorKind::TooLong { max } => write!(f, "longer than {max} bytes"),
+            GoalErrorKind::TooManyConditions { max } => {
+                write!(f, "more than {max} conditions")
+            }
+            GoalErrorKind::TooDeep { max } => {
+                write!(f, "parentheses nested deeper than {max}")
+            }
+            GoalErrorKind::BadChar => write!(f, "unexpected character"),
+            GoalErrorKind::UnknownName { name } => write!(f, "unknown name `{name}`"),
+            GoalErrorKind::UnknownValue { key, value } => {
+                write!(f, "`{value}` is not a value of {key}")
+            }
+            GoalErrorKind::OpNotAllowed { key, op } => {
+                write!(f, "{key} takes == or !=, not {op}")
+            }
+            GoalErrorKind::Expected { what } => write!(f, "expected {what}"),
+            GoalErrorKind::NumberTooLarge => write!(f, "number too large"),
+            GoalErrorKind::Trailing => write!(f, "unexpected text after the goal"),
+        }
+    }
+}
+
+impl fmt::Display for GoalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}: {}", self.at, self.kind)
+    }
+}
+
+impl std::error::Error for GoalError {}
+
+impl Goal {
+    /// Parses a goal (see the module's grammar).
+    pub fn parse(text: &str) -> Result<Goal, GoalError> {
+        if text.len() > MAX_TEXT_BYTES {
+            return Err(err(
+                MAX_TEXT_BYTES,
+                GoalErrorKind::TooLong {
+                    max: MAX_TEXT_BYTES,
+                },
+            ));
+        }
+        if text.bytes().all(|b| b.is_ascii_whitespace()) {
+            return Err(err(0, GoalErrorKind::Empty));
+        }
+        let goal = Goal {
+            expr: parse::expr(text)?,
+        };
+        // Spaces around operators can make the canonical text longer than the input: it
+        // must parse again (round trip), so it is held to the same limit.
+        if goal.to_string().len() > MAX_TEXT_BYTES {
+            let max = MAX_TEXT_BYTES;
+            return Err(err(text.len(), GoalErrorKind::TooLong { max }));
+        }
+        Ok(goal)
+    }
+
+    /// Whether the world shows the goal reached.
+    pub fn holds(&self, w: &World) -> bool {
+        let c = w.counters();
+        eval::eval(&self.expr, w, &c)
+    }
+
+    /// How many conditions the goal has.
+    pub fn conditions(&self) -> usize {
+        ast::count_conditions(&self.expr)
+    }
+}
+
+impl FromStr for Goal {
+    type Err = GoalError;
+    fn from_str(s: &str) -> Result<Goal, GoalError> {
+        Goal::parse(s)
+    }
+}
+
+fn err(at: usize, kind: GoalErrorKind) -> GoalError {
+    GoalError { at, kind }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ast::{from_name, name_of, Cond, COUNTERS};
+    use super::parse::joined;
+    use super::*;
+    use crate::action::{ProcKind, Step};
+    use crate::db::LockMode;
+    use crate::scenario::{ApiMode, ScriptStmt};
+    use crate::world::Counters;
+
+    #[test]
+    fn counters_are_every_field_by_its_json_name() {
+        // Each field gets a different value, read back through the table.
+        let names: Vec<&str> = COUNTERS.iter().map(|(n, _)| *n).collect();
+        let json: serde_json::Map<String, serde_json::Value> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.to_string(), serde_json::Value::from(i as u64 + 1)))
+            .collect();
+        let c: Counters = serde_json::from_value(serde_json::Value::Object(json)).unwrap();
+        for (i, (n, read)) in COUNTERS.iter().enumerate() {
+            assert_eq!(read(&c), i as u64 + 1, "{n}");
+        }
+        let keys: Vec<String> = match serde_json::to_value(&c).unwrap() {
+            serde_json::Value::Object(m) => m.keys().cloned().collect(),
+            other => panic!("{other:?}"),
+        };
+        let mut sorted = names.clone();
+        sorted.sort();
+        let mut keys_sorted = keys.clone();
+        keys_sorted.sort();
+        assert_eq!(sorted, keys_sorted, "every counter, no other name");
+    }
+
+    #[test]
+    fn names_are_the_serde_names_both_ways() {
+        assert_eq!(name_of(&ApiMode::DualWriteDbFirst), "dual_write_db_first");
+        assert_eq!(
+            from_name::<LockMode>("skip_locked"),
+            Some(LockMode::SkipLocked)
+        );
+        assert_eq!(from_name::<Step>("save_offset"), Some(Step::SaveOffset));
+        assert_eq!(from_name::<Step>("script"), None);
+        assert_eq!(from_name::<ProcKind>("Api"), None);
+        assert_eq!(
+            name_of(&ScriptStmt::SelectCountOutbox),
+            "select_count_outbox"
+        );
+    }
+
+    #[test]
+    fn joined_flattens_only_its_own_kind() {
+        let a = Expr::Cond(Cond::Settled);
+        let inner = Expr::Any(vec![a.clone(), a.clone()]);
+        assert_eq!(joined(vec![inner.clone()], false), inner);
+        let e = joined(vec![a.clone(), inner.clone()], true);
+        assert_eq!(e, Expr::Any(vec![a.clone(), a.clone(), a.clone()]));
+        let e = joined(vec![a.clone(), inner.clone()], false);
+        assert_eq!(e, Expr::All(vec![a, inner]));
+    }
+}

@@ -1,0 +1,289 @@
+//! The guided path, in the lesson's order: each step's id, section, goal, prediction and
+//! variants; the scenario a step opens with; and what "show me" does to reach its goal.
+
+use super::{Goal, LessonStep, Outcome};
+use crate::scenario::{preset, ApiMode, When, WorkerMode};
+use crate::world::{Action, Step};
+use crate::Scenario;
+
+/// The path, in the lesson's order.
+pub const STEPS: &[LessonStep] = &[
+    LessonStep {
+        id: "lose-dual",
+        section: "1",
+        goal: Goal::LoseAnEvent,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "queue-first",
+        section: "1",
+        goal: Goal::PhantomEvent,
+        predict: None,
+        variants: &["dual-write-queue-first"],
+    },
+    LessonStep {
+        id: "canon-dual",
+        section: "2",
+        goal: Goal::CanonDualWrite,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "canon-outbox",
+        section: "2",
+        goal: Goal::CanonOutbox,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "outbox-try",
+        section: "3",
+        goal: Goal::OutboxKeepsEvents,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "pool",
+        section: "7",
+        goal: Goal::PoolLosesEvent,
+        predict: None,
+        variants: &["outbox-pool"],
+    },
+    LessonStep {
+        id: "rollback",
+        section: "3.2",
+        goal: Goal::RolledBackTogether,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "app-role",
+        section: "3.1",
+        goal: Goal::RoleDenied,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "relay-twice",
+        section: "4.2",
+        goal: Goal::RelaySendsTwice,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "two-relays",
+        section: "4.1",
+        goal: Goal::TwoRelaysOnce,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "no-skip-locked",
+        section: "4.1",
+        goal: Goal::SkipLockedOff,
+        predict: None,
+        variants: &["two-relays-wait", "two-relays-nowait", "two-relays-no-lock"],
+    },
+    LessonStep {
+        id: "why-inside",
+        section: "4.2",
+        goal: Goal::PublishOutsideLoses,
+        predict: Some(Outcome::Lost),
+        variants: &[],
+    },
+    LessonStep {
+        id: "cdc",
+        section: "4.3",
+        goal: Goal::CdcSurvivesKill,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "cleanup",
+        section: "7",
+        goal: Goal::CleanerKeepsUnpublished,
+        predict: None,
+        variants: &["cleaner-by-age", "cleaner-published-only"],
+    },
+    LessonStep {
+        id: "at-most-once",
+        section: "5",
+        goal: Goal::AtMostOnceLoses,
+        predict: Some(Outcome::Lost),
+        variants: &[],
+    },
+    LessonStep {
+        id: "at-least-once",
+        section: "5",
+        goal: Goal::AtLeastOnceDuplicates,
+        predict: Some(Outcome::Duplicate),
+        variants: &[],
+    },
+    LessonStep {
+        id: "effectively-once",
+        section: "5",
+        goal: Goal::EffectivelyOnce,
+        predict: Some(Outcome::Fine),
+        variants: &[],
+    },
+    LessonStep {
+        id: "inbox-three",
+        section: "6",
+        goal: Goal::OneEffectOfThree,
+        predict: Some(Outcome::Fine),
+        variants: &[],
+    },
+    LessonStep {
+        id: "inbox-own-tx",
+        section: "6",
+        goal: Goal::InboxOwnTxBreaks,
+        predict: None,
+        variants: &[],
+    },
+];
+
+/// The step with this id.
+pub fn step(id: &str) -> Option<&'static LessonStep> {
+    STEPS.iter().find(|s| s.id == id)
+}
+
+fn named(mut s: Scenario, name: &str, summary: &str) -> Scenario {
+    s.name = name.into();
+    s.summary = summary.into();
+    s
+}
+
+pub(super) fn from_preset(name: &str) -> Scenario {
+    preset(name).unwrap_or_else(|| panic!("lesson preset {name} exists"))
+}
+
+/// A small run without standing faults: the sandbox a learner breaks by hand.
+fn sandbox(api: ApiMode, tasks: u32) -> Scenario {
+    let mut s = Scenario::default();
+    s.config.api = api;
+    if matches!(
+        api,
+        ApiMode::DualWriteDbFirst | ApiMode::DualWriteQueueFirst
+    ) {
+        s.config.api_app_role = false;
+        s.config.relays = 0;
+        s.config.worker = WorkerMode::NoInbox;
+    }
+    s.workload.tasks = tasks;
+    s
+}
+
+/// The scenario a step opens with.
+pub fn scenario(goal: Goal) -> Scenario {
+    match goal {
+        Goal::LoseAnEvent => named(
+            sandbox(ApiMode::DualWriteDbFirst, 10),
+            "lesson-lose-dual",
+            "Dual write, DB first, 10 tasks and no kills yet: make the API lose an event",
+        ),
+        Goal::CanonDualWrite => from_preset("canon-dual-write"),
+        Goal::CanonOutbox => from_preset("canon-outbox"),
+        Goal::OutboxKeepsEvents => named(
+            sandbox(ApiMode::Outbox, 10),
+            "lesson-outbox-try",
+            "Outbox, 10 tasks and no kills yet: try to lose an event by killing the API",
+        ),
+        Goal::RolledBackTogether => from_preset("rollback"),
+        Goal::RoleDenied => from_preset("app-role"),
+        Goal::RelaySendsTwice => {
+            let mut s = from_preset("canon-republish");
+            s.faults.clear();
+            s.workload.preloaded_events = 10;
+            named(
+                s,
+                "lesson-relay-twice",
+                "Outbox with 10 events waiting and no kills yet: make the relay send one twice",
+            )
+        }
+        Goal::TwoRelaysOnce => from_preset("two-relays-skip-locked"),
+        Goal::SkipLockedOff => from_preset("two-relays-skip-locked"),
+        Goal::PublishOutsideLoses => from_preset("at-most-once-relay"),
+        Goal::CdcSurvivesKill => {
+            // The preset's rolled-back requests stay (they never reach the log); its kill
+            // and its late restart go: the learner kills, the relay comes back by itself.
+            let mut s = from_preset("cdc-relay");
+            s.faults.retain(|f| !matches!(f, crate::scenario::Fault::Kill { .. }));
+            s.schedule.clear();
+            s.config.restart_after_ticks = crate::scenario::Config::default().restart_after_ticks;
+            named(
+                s,
+                "lesson-cdc",
+                "CDC relay with no kills yet: kill it after publishing, before it saves its offset",
+            )
+        }
+        Goal::CleanerKeepsUnpublished => from_preset("cleaner-by-age"),
+        Goal::AtMostOnceLoses => from_preset("at-most-once-relay"),
+        Goal::AtLeastOnceDuplicates => from_preset("worker-no-inbox"),
+        Goal::EffectivelyOnce => {
+            let mut s = from_preset("worker-no-inbox");
+            s.config.worker = WorkerMode::InboxSameTx;
+            named(
+                s,
+                "lesson-effectively-once",
+                "The same kill after COMMIT, before the ack, with the inbox in the action's transaction",
+            )
+        }
+        Goal::OneEffectOfThree => from_preset("exercise-3"),
+        Goal::PhantomEvent => named(
+            sandbox(ApiMode::DualWriteQueueFirst, 10),
+            "lesson-queue-first",
+            "Dual write, queue first, 10 tasks and no kills yet: make an event exist for a task that never committed",
+        ),
+        Goal::PoolLosesEvent => named(
+            sandbox(ApiMode::OutboxPool, 10),
+            "lesson-pool",
+            "An outbox table, both INSERTs through the pool, 10 tasks and no kills yet: lose an event anyway",
+        ),
+        Goal::InboxOwnTxBreaks => named(
+            sandbox(ApiMode::Outbox, 10),
+            "lesson-inbox-own-tx",
+            "Outbox + inbox, 10 tasks: move the inbox into its own transaction and kill the worker between the two",
+        ),
+    }
+}
+
+fn arm(process: &str, step: Step) -> Action {
+    Action::ArmKill {
+        process: process.into(),
+        step,
+        when: When::Nth { n: 1 },
+        times: Some(1),
+    }
+}
+
+/// What "show me" does: the scenario to load (when the step's own one is not enough) and
+/// the actions to take before playing to the end.
+pub fn solution(goal: Goal) -> (Scenario, Vec<Action>) {
+    let own = scenario(goal);
+    match goal {
+        Goal::LoseAnEvent => (own, vec![arm("api", Step::QueueAdd)]),
+        Goal::OutboxKeepsEvents => (
+            own,
+            vec![
+                arm("api", Step::InsertEvent),
+                arm("api", Step::Commit),
+                arm("api", Step::Respond),
+            ],
+        ),
+        Goal::RelaySendsTwice => (own, vec![arm("relay-1", Step::MarkPublished)]),
+        // Dies after queue.add, before COMMIT: the job is there, the task never is.
+        Goal::PhantomEvent => (own, vec![arm("api", Step::Commit)]),
+        // Dies after the task's own COMMIT, before the event's INSERT.
+        Goal::PoolLosesEvent => (own, vec![arm("api", Step::InsertEvent)]),
+        Goal::SkipLockedOff => (from_preset("two-relays-no-lock"), vec![]),
+        Goal::CdcSurvivesKill => (own, vec![arm("cdc", Step::SaveOffset)]),
+        Goal::CleanerKeepsUnpublished => (from_preset("cleaner-published-only"), vec![]),
+        Goal::InboxOwnTxBreaks => {
+            let mut s = own;
+            s.config.worker = WorkerMode::InboxOwnTx;
+            (s, vec![arm("worker-1", Step::BeginSecond)])
+        }
+        _ => (own, vec![]),
+    }
+}

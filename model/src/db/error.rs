@@ -36,3 +36,13 @@ pub enum Exec<T> {
     Blocked(TxId),
     Err(SqlError),
 }
+
+impl<T> Exec<T> {
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Exec<U> {
+        match self {
+            Exec::Done(t) => Exec::Done(f(t)),
+            Exec::Blocked(t) => Exec::Blocked(t),
+            Exec::Err(e) => Exec::Err(e),
+        }
+    }
+}

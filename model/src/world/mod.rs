@@ -3,13 +3,16 @@
 //! are actions like any other. Nothing here reads a clock or the OS: a scenario and its
 //! seed decide everything.
 //!
-//! This module holds the world's state and its main loop (`new`, `step`, `advance`, `run`,
-//! `apply`); the rest lives in submodules: which process may run (`gates`), faults, kills
+//! This module holds the world's state and its main loop (`step`, `advance`, `run`,
+//! `apply`); the rest lives in submodules: building a world from a scenario (`build`),
+//! the processes and their memory (`procs`), what the explorer needs to recycle and
+//! prefetch worlds (`recycle`), which process may run (`gates`), faults, kills
 //! and restarts (`faults`), judging events (`judge`), the log and the trace hash (`log`),
 //! the explorer's canonical hash (`canon`), what every program shares (`process`), the
 //! step lists and their SQL (`program`), and one file per process program.
 
 mod api;
+mod build;
 mod canon;
 mod cdc;
 mod cleaner;
@@ -19,8 +22,10 @@ mod gates;
 mod judge;
 mod log;
 mod process;
+mod procs;
 mod program;
 mod read;
+mod recycle;
 mod relay;
 mod session;
 mod tally;
@@ -31,236 +36,20 @@ pub use crate::scenario::{proc_index, proc_names, processes, MAX_PROCS};
 pub use faults::ArmedKill;
 pub use judge::{CheckLevel, Counters};
 pub use log::{FaultNote, LogEntry, Note};
+pub use procs::{HeldJob, Mem, Proc, Request, Wait};
 pub use program::{program, script_sql, step_before, step_sql};
 pub use relay::{Poll, RelayMem};
 pub use session::{ScriptResult, PG_SLEEP_TICKS};
 pub use tally::{Tally, SQL_ERROR_CODES};
 
 use crate::auditor::{Auditor, TaskRef};
-use crate::db::{Cursor, Db, Exec};
-use crate::ids::{EventId, EventKind, ProcId, TxId};
-use crate::queue::{Health, JobKey, Queue, StallOutcome};
+use crate::db::Db;
+use crate::ids::{EventId, EventKind, ProcId};
+use crate::queue::{Health, Queue, StallOutcome};
 use crate::rng::Rng;
-use crate::scenario::{Config, Fault, Scenario, ScriptStmt};
-use gates::{Gates, Runnable, GATE_NEVER};
-use relay::POLL_HISTORY;
-use serde::Serialize;
+use crate::scenario::{Config, ScriptStmt};
+use gates::{Gates, Runnable};
 use std::collections::{BTreeSet, VecDeque};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case", tag = "on", content = "id")]
-pub enum Wait {
-    /// Waiting for this transaction's row lock to go.
-    Tx(TxId),
-    /// Waiting for a Redis that does not answer.
-    Queue,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Request {
-    pub intent: u32,
-    pub event: EventId,
-    /// The event reached the queue (dual write) — after that the API holds nothing.
-    pub added: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct HeldJob {
-    pub key: JobKey,
-    pub token: u64,
-    pub event: EventId,
-    pub summa: u32,
-    /// The inbox said "new" (None: not asked yet).
-    pub fresh: Option<bool>,
-}
-
-#[derive(Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Mem {
-    Client {
-        next: u32,
-        waiting: Option<u32>,
-        reply: Option<bool>,
-        /// Retries already made for the request `next`.
-        tries: u32,
-    },
-    Api {
-        req: Option<Request>,
-    },
-    Relay(RelayMem),
-    Worker {
-        job: Option<HeldJob>,
-    },
-    Session {
-        pos: usize,
-    },
-    Cdc {
-        /// Events read from the log, in commit order.
-        batch: Vec<EventId>,
-        pos: usize,
-        /// The offset to save once the batch is published.
-        upto_lsn: u64,
-    },
-    Cleaner {
-        cursor: Cursor,
-    },
-}
-
-#[derive(Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Proc {
-    pub name: String,
-    pub kind: ProcKind,
-    pub program: Vec<Step>,
-    pub alive: bool,
-    pub pc: Step,
-    pub tx: Option<TxId>,
-    pub blocked: Option<Wait>,
-    pub sleep_until: u64,
-    pub restart_at: Option<u64>,
-    pub mem: Mem,
-    pub kills: u32,
-    /// Armed kill rules have already counted this arrival at `pc`.
-    arrived: bool,
-}
-
-/// By hand for `clone_from`: each field refilled in place (the memory by [`Mem`]'s own),
-/// the state by [`Proc::refill_from`].
-impl Clone for Proc {
-    fn clone(&self) -> Self {
-        Proc {
-            name: self.name.clone(),
-            kind: self.kind,
-            program: self.program.clone(),
-            alive: self.alive,
-            pc: self.pc,
-            tx: self.tx,
-            blocked: self.blocked,
-            sleep_until: self.sleep_until,
-            restart_at: self.restart_at,
-            mem: self.mem.clone(),
-            kills: self.kills,
-            arrived: self.arrived,
-        }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        self.name.clone_from(&source.name);
-        self.kind = source.kind;
-        self.program.clone_from(&source.program);
-        self.refill_from(source);
-    }
-}
-
-impl Proc {
-    /// `clone_from` but for what the scenario fixes: the name, kind and program (the
-    /// explorer refills a world only from one of the same scenario, see
-    /// [`World::refill_from`]).
-    fn refill_from(&mut self, source: &Self) {
-        // Destructured, so a new field is a compile error here rather than left stale.
-        let Proc {
-            name,
-            kind,
-            program,
-            alive,
-            pc,
-            tx,
-            blocked,
-            sleep_until,
-            restart_at,
-            mem,
-            kills,
-            arrived,
-        } = self;
-        debug_assert!(*name == source.name && *kind == source.kind && *program == source.program);
-        *alive = source.alive;
-        *pc = source.pc;
-        *tx = source.tx;
-        *blocked = source.blocked;
-        *sleep_until = source.sleep_until;
-        *restart_at = source.restart_at;
-        mem.clone_from(&source.mem);
-        *kills = source.kills;
-        *arrived = source.arrived;
-    }
-}
-
-/// By hand for `clone_from`: the same kind of memory is refilled in place (a relay's lists
-/// keep their buffers, see `clone_reusing!`; the others are a few words, where replacing
-/// the whole value moved the enum's full size).
-impl Clone for Mem {
-    fn clone(&self) -> Self {
-        match self {
-            Mem::Client {
-                next,
-                waiting,
-                reply,
-                tries,
-            } => Mem::Client {
-                next: *next,
-                waiting: *waiting,
-                reply: *reply,
-                tries: *tries,
-            },
-            Mem::Api { req } => Mem::Api { req: req.clone() },
-            Mem::Relay(m) => Mem::Relay(m.clone()),
-            Mem::Worker { job } => Mem::Worker { job: job.clone() },
-            Mem::Session { pos } => Mem::Session { pos: *pos },
-            Mem::Cdc {
-                batch,
-                pos,
-                upto_lsn,
-            } => Mem::Cdc {
-                batch: batch.clone(),
-                pos: *pos,
-                upto_lsn: *upto_lsn,
-            },
-            Mem::Cleaner { cursor } => Mem::Cleaner {
-                cursor: cursor.clone(),
-            },
-        }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        match (self, source) {
-            (Mem::Relay(a), Mem::Relay(b)) => a.clone_from(b),
-            (Mem::Api { req: a }, Mem::Api { req: b }) => a.clone_from(b),
-            (Mem::Worker { job: a }, Mem::Worker { job: b }) => a.clone_from(b),
-            (m, b) => *m = b.clone(),
-        }
-    }
-}
-
-impl Proc {
-    /// Process number `n` of `kind` (see [`processes`]), alive at its program's first step.
-    fn new(kind: ProcKind, n: u8, cfg: &Config, script_len: usize) -> Proc {
-        let program = program(kind, cfg, script_len);
-        let pc = program.first().copied().unwrap_or(Step::Send);
-        // The cleaner's first run is one interval in (a scheduled job, not a start-up task).
-        let sleep_until = match (&cfg.cleaner, kind) {
-            (Some(c), ProcKind::Cleaner) => c.interval_ticks,
-            _ => 0,
-        };
-        Proc {
-            name: kind.name(n),
-            kind,
-            program,
-            alive: true,
-            pc,
-            tx: None,
-            blocked: None,
-            sleep_until,
-            restart_at: None,
-            // Client n (of several) sends tasks n-1, n-1+apis, …
-            mem: World::fresh_mem(kind, n.saturating_sub(1) as u32),
-            kills: 0,
-            arrived: false,
-        }
-    }
-}
-
-/// Up to this many events' worth of table space is reserved when a world is made: the
-/// canon runs never grow a list, and a big run does not claim its whole size up front.
-const RESERVE_EVENTS: usize = 4096;
 
 /// The world. Its fields are the crate's own: code outside reads them through the
 /// accessors in `read.rs` and changes the world only through `apply`, `step`, `advance`
@@ -362,257 +151,6 @@ clone_reusing!(World {
 } then clone_fixed_from(cfg, script, procs, polls));
 
 impl World {
-    /// `clone_from`'s part for what the scenario fixes (the configuration, the script,
-    /// the processes' names, kinds and programs), the processes, and the relays' poll
-    /// histories (a list per process, each refilled in place, see `refill_nested`).
-    fn clone_fixed_from(&mut self, source: &World) {
-        self.cfg.clone_from(&source.cfg);
-        self.script.clone_from(&source.script);
-        self.procs.clone_from(&source.procs);
-        crate::refill_nested(&mut self.polls, &source.polls);
-    }
-
-    /// `self.clone_from(source)` for two worlds of one scenario, as the explorer's are (it
-    /// refills the worlds of merged states with its successors): what the scenario fixes is
-    /// left as it is. Copying the processes' names and programs again was two memcpy calls
-    /// per process of every recycled world.
-    pub(crate) fn refill_from(&mut self, source: &World) {
-        debug_assert!(self.cfg == source.cfg && self.script == source.script);
-        self.clone_fields_from(source);
-        crate::refill_nested(&mut self.polls, &source.polls);
-        if self.procs.len() != source.procs.len() {
-            self.procs.clone_from(&source.procs);
-            return;
-        }
-        for (a, b) in self.procs.iter_mut().zip(&source.procs) {
-            a.refill_from(b);
-        }
-    }
-
-    /// Keeps no history from here on (see [`World::history`]) and lets go of what was
-    /// kept, buffers included: the explorer's worlds, copied into every successor.
-    pub(crate) fn drop_history(&mut self) {
-        self.history = false;
-        self.kills = Vec::new();
-        self.polls.iter_mut().for_each(|p| *p = Vec::new());
-    }
-
-    /// Asks for the lists an expansion of this world reads (`crate::prefetch`): the
-    /// explorer calls it for the world it expands next, whose struct it asked for before.
-    pub(crate) fn prefetch_parts(&self) {
-        crate::prefetch::slice(&self.procs);
-        self.db.prefetch_parts();
-        self.queue.prefetch_parts();
-        self.auditor.prefetch_parts();
-    }
-
-    /// Asks for what the lists of [`World::prefetch_parts`] point to: the open
-    /// transactions' records and the relays' lists.
-    pub(crate) fn prefetch_deep(&self) {
-        self.db.prefetch_deep();
-        for p in &self.procs {
-            if let Mem::Relay(m) = &p.mem {
-                crate::prefetch::slice(&m.batch);
-                crate::prefetch::slice(&m.ok);
-                crate::prefetch::slice(&m.cursor.candidates);
-                crate::prefetch::slice(&m.cursor.got);
-            }
-        }
-    }
-
-    /// Asks for the lists of what [`World::prefetch_deep`] asked for.
-    pub(crate) fn prefetch_deeper(&self) {
-        self.db.prefetch_deeper();
-    }
-
-    /// The world of a scenario at tick 0. The scenario should be valid
-    /// ([`Scenario::validate`]); one that asks for more than [`MAX_PROCS`] processes, which
-    /// `validate` refuses, panics here.
-    pub fn new(s: &Scenario) -> World {
-        let cfg = s.config.clone();
-        let session = !s.script.is_empty();
-        let kinds = processes(&cfg, session);
-        assert!(
-            kinds.len() <= MAX_PROCS,
-            "a world runs at most {MAX_PROCS} processes, this scenario asks for {} \
-             (Scenario::validate refuses it)",
-            kinds.len()
-        );
-        let procs = kinds
-            .into_iter()
-            .map(|(kind, n)| Proc::new(kind, n, &cfg, s.script.len()))
-            .collect();
-        let mut w = World::empty(s, cfg, procs);
-        w.start(s);
-        w.load_faults(s);
-        w.preload(s);
-        w
-    }
-
-    /// The world before anything has run: the processes at their first step, empty
-    /// tables and queue, no faults.
-    fn empty(s: &Scenario, cfg: Config, procs: Vec<Proc>) -> World {
-        World {
-            tasks_total: s.workload.tasks,
-            summa: s.workload.summa,
-            script: s.script.clone(),
-            tick: 0,
-            rng: Rng::new(s.seed),
-            db: Db::new(),
-            queue: Queue::new(cfg.queue.clone()),
-            // A relay's poll history is capped at POLL_HISTORY: room for it at once.
-            polls: procs
-                .iter()
-                .map(|p| match p.kind {
-                    ProcKind::Relay => Vec::with_capacity(POLL_HISTORY),
-                    _ => Vec::new(),
-                })
-                .collect(),
-            procs,
-            auditor: Auditor::new(),
-            armed: Vec::new(),
-            api_errors: Vec::new(),
-            delays: Vec::new(),
-            publish_failures: Vec::new(),
-            publish_timeouts: Vec::new(),
-            webhook_seen: BTreeSet::new(),
-            schedule: VecDeque::new(),
-            next_event: 1,
-            next_stall_check: cfg.queue.stalled_interval_ticks,
-            external_seen: BTreeSet::new(),
-            log: VecDeque::new(),
-            tally: Default::default(),
-            script_results: Vec::new(),
-            kills: Vec::new(),
-            high_water: 0,
-            last_flush: None,
-            preloaded: s.workload.preloaded_events,
-            trace_hash: 0xcbf2_9ce4_8422_2325,
-            steps: 0,
-            check: CheckLevel::Touched,
-            history: true,
-            violations: Vec::new(),
-            touched: Vec::with_capacity(16),
-            held: None,
-            dead: 0,
-            scratch: Default::default(),
-            gates: Gates::default(),
-            cfg,
-        }
-    }
-
-    /// The gates of every process, and table space for the workload.
-    fn start(&mut self, s: &Scenario) {
-        let n = self.procs.len();
-        self.gates.by_class[GATE_NEVER as usize] = (1u64 << n) - 1;
-        self.gates.dirty = (1u64 << n) - 1;
-        self.refresh_gates();
-        let hint =
-            (s.workload.tasks as usize + s.workload.preloaded_events as usize).min(RESERVE_EVENTS);
-        self.auditor.reserve(hint);
-        self.db.reserve(hint);
-        self.queue.reserve(hint);
-        self.log.reserve(self.cfg.log_cap.min(RESERVE_EVENTS));
-    }
-
-    /// The scenario's standing fault rules and its timed actions (in tick order).
-    fn load_faults(&mut self, s: &Scenario) {
-        for f in &s.faults {
-            match f {
-                Fault::Kill {
-                    process,
-                    step,
-                    when,
-                    times,
-                    per_task,
-                } => {
-                    if let Some(p) = self.find(process) {
-                        self.arm_kill(p, *step, when, *times);
-                        if *per_task {
-                            let k = self.armed.last_mut().expect("just armed");
-                            k.per_task = Some(Vec::new());
-                        }
-                    }
-                }
-                Fault::FailPublish { event, times } => self.publish_failures.push((*event, *times)),
-                Fault::PublishTimesOut { event, times } => {
-                    self.publish_timeouts.push((*event, *times))
-                }
-                Fault::ApiError { when } => self.api_errors.push(when.clone()),
-                Fault::Delay {
-                    process,
-                    step,
-                    when,
-                    ticks,
-                    times,
-                } => {
-                    if let Some(p) = self.find(process) {
-                        self.delays.push(faults::ArmedDelay {
-                            proc: p,
-                            step: *step,
-                            when: when.clone(),
-                            ticks: *ticks,
-                            remaining: *times,
-                            reached: 0,
-                        });
-                    }
-                }
-            }
-        }
-        let mut sched: Vec<(u64, Action)> = s
-            .schedule
-            .iter()
-            .map(|t| (t.at_tick, t.action.clone()))
-            .collect();
-        sched.sort_by_key(|(t, _)| *t);
-        self.schedule = sched.into();
-    }
-
-    /// The workload's preloaded events, committed before the first tick.
-    fn preload(&mut self, s: &Scenario) {
-        self.db.wal_retain = self.cfg.cdc;
-        let kinds: &[EventKind] = if s.workload.preloaded_completed {
-            &[EventKind::Created, EventKind::Completed]
-        } else {
-            &[EventKind::Created]
-        };
-        // Preloaded tasks come after the client's requests (intents of their own, so a
-        // preloaded event and a request never count as the same business action).
-        for k in 0..s.workload.preloaded_events {
-            let intent = s.workload.tasks + k;
-            for &kind in kinds {
-                let e = self.mint(intent, kind, TaskRef::Given);
-                self.db.preload_event(e, kind, intent, s.workload.summa);
-                self.auditor.committed(e);
-                self.touched.push(e);
-            }
-        }
-        self.reclassify_touched();
-    }
-
-    pub(super) fn fresh_mem(kind: ProcKind, next: u32) -> Mem {
-        match kind {
-            ProcKind::Client => Mem::Client {
-                next,
-                waiting: None,
-                reply: None,
-                tries: 0,
-            },
-            ProcKind::Api => Mem::Api { req: None },
-            ProcKind::Relay => Mem::Relay(RelayMem::default()),
-            ProcKind::Worker => Mem::Worker { job: None },
-            ProcKind::Session => Mem::Session { pos: 0 },
-            ProcKind::Cdc => Mem::Cdc {
-                batch: Vec::new(),
-                pos: 0,
-                upto_lsn: 0,
-            },
-            ProcKind::Cleaner => Mem::Cleaner {
-                cursor: Cursor::default(),
-            },
-        }
-    }
-
     pub fn find(&self, name: &str) -> Option<ProcId> {
         self.procs
             .iter()
@@ -844,15 +382,5 @@ impl World {
             v.push(Action::UnpublishSince { since_tick: t });
         }
         v
-    }
-}
-
-impl<T> Exec<T> {
-    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Exec<U> {
-        match self {
-            Exec::Done(t) => Exec::Done(f(t)),
-            Exec::Blocked(t) => Exec::Blocked(t),
-            Exec::Err(e) => Exec::Err(e),
-        }
     }
 }

@@ -324,22 +324,7 @@ impl Explorer {
         let d = self.depth[idx as usize] as u32;
         let (choices, quiescent) = self.choose(&w);
         if quiescent {
-            let mut f = FLAG_TERMINAL;
-            if w.settled() {
-                f |= FLAG_SETTLED;
-            }
-            self.flags[idx as usize] |= f;
-            if let Some(o) = self.outcomes.as_mut() {
-                let mut c = w.counters();
-                c.tick = 0;
-                c.stuck = 0;
-                c.oldest_unpublished_age_ticks = 0;
-                o.insert(serde_json::to_string(&c).expect("counters serialise"));
-            }
-            if self.counts(&w) && idx != 0 {
-                let (p, c) = (self.parent[idx as usize], self.via[idx as usize]);
-                self.note(OBS_TERMINAL, p, c, false);
-            }
+            self.record_terminal(idx, &w);
         }
         if choices.is_empty() {
             self.spare.push(w);
@@ -349,43 +334,7 @@ impl Explorer {
             }
             self.spare.push(w);
         } else {
-            let lost_before = w.auditor.count(Class::Lost);
-            let violations_before = w.violations.len();
-            let mut parent = Some(w);
-            // A successor is looked up one successor later, its key's slot asked for
-            // meanwhile (see `Seen::prefetch`); lookups keep the successors' order.
-            let mut pending: Option<(u128, Box<World>, Choice)> = None;
-            for (k, &c) in choices.iter().enumerate() {
-                // The last choice takes the parent's world itself; the others refill a
-                // spare world.
-                let mut n = if k + 1 == choices.len() {
-                    parent.take().expect("parent world")
-                } else {
-                    let p = parent.as_ref().expect("parent world");
-                    match self.spare.pop() {
-                        Some(mut n) => {
-                            n.refill_from(p);
-                            n
-                        }
-                        None => p.clone(),
-                    }
-                };
-                self.take(&mut n, c);
-                self.observe(&n, idx, c, true, violations_before);
-                self.chain(&mut n, None);
-                self.observe(&n, idx, c, false, violations_before);
-                if n.auditor.count(Class::Lost) < lost_before {
-                    self.lost_retracted += 1;
-                }
-                let key = self.key(&n);
-                self.seen.prefetch(key);
-                if let Some((key, n, c)) = pending.replace((key, n, c)) {
-                    self.settle(idx, d, key, n, c);
-                }
-            }
-            if let Some((key, n, c)) = pending {
-                self.settle(idx, d, key, n, c);
-            }
+            self.successors(idx, d, w, &choices);
         }
         self.choices = choices;
         debug_assert_eq!(
@@ -394,5 +343,70 @@ impl Explorer {
             "expansion in index order"
         );
         self.edge_start.push(self.edges.len() as u32);
+    }
+
+    /// A state where nothing but the clock can move: marked terminal (and settled), its
+    /// counters kept among the outcomes, and the observers told.
+    #[inline(always)]
+    fn record_terminal(&mut self, idx: u32, w: &World) {
+        let mut f = FLAG_TERMINAL;
+        if w.settled() {
+            f |= FLAG_SETTLED;
+        }
+        self.flags[idx as usize] |= f;
+        if let Some(o) = self.outcomes.as_mut() {
+            let mut c = w.counters();
+            c.tick = 0;
+            c.stuck = 0;
+            c.oldest_unpublished_age_ticks = 0;
+            o.insert(serde_json::to_string(&c).expect("counters serialise"));
+        }
+        if self.counts(w) && idx != 0 {
+            let (p, c) = (self.parent[idx as usize], self.via[idx as usize]);
+            self.note(OBS_TERMINAL, p, c, false);
+        }
+    }
+
+    /// Every successor of state `idx` (at depth `d`, world `w`) by `choices`, in order:
+    /// taken, observed, chained through its forced steps and settled into the graph.
+    #[inline(always)]
+    fn successors(&mut self, idx: u32, d: u32, w: Box<World>, choices: &[Choice]) {
+        let lost_before = w.auditor.count(Class::Lost);
+        let violations_before = w.violations.len();
+        let mut parent = Some(w);
+        // A successor is looked up one successor later, its key's slot asked for
+        // meanwhile (see `Seen::prefetch`); lookups keep the successors' order.
+        let mut pending: Option<(u128, Box<World>, Choice)> = None;
+        for (k, &c) in choices.iter().enumerate() {
+            // The last choice takes the parent's world itself; the others refill a
+            // spare world.
+            let mut n = if k + 1 == choices.len() {
+                parent.take().expect("parent world")
+            } else {
+                let p = parent.as_ref().expect("parent world");
+                match self.spare.pop() {
+                    Some(mut n) => {
+                        n.refill_from(p);
+                        n
+                    }
+                    None => p.clone(),
+                }
+            };
+            self.take(&mut n, c);
+            self.observe(&n, idx, c, true, violations_before);
+            self.chain(&mut n, None);
+            self.observe(&n, idx, c, false, violations_before);
+            if n.auditor.count(Class::Lost) < lost_before {
+                self.lost_retracted += 1;
+            }
+            let key = self.key(&n);
+            self.seen.prefetch(key);
+            if let Some((key, n, c)) = pending.replace((key, n, c)) {
+                self.settle(idx, d, key, n, c);
+            }
+        }
+        if let Some((key, n, c)) = pending {
+            self.settle(idx, d, key, n, c);
+        }
     }
 }

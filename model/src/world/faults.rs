@@ -258,6 +258,27 @@ impl World {
         let step = p.pc;
         let kind = p.kind;
         let old = std::mem::replace(&mut p.mem, Self::fresh_mem(kind, 0));
+        self.after_kill_memory(i, old);
+        if self.history && self.kills.len() < 10_000 {
+            self.kills.push((pid, step, tick));
+        }
+        let first = self.procs[i].program.first().copied().unwrap_or(step);
+        self.procs[i].pc = if kind == ProcKind::Session {
+            step
+        } else {
+            first
+        };
+        self.log(Some(pid), Some(step), Note::Killed);
+        self.mix(0xDEAD ^ i as u64);
+    }
+
+    /// What a killed process's memory leaves behind (`old`, its memory before the kill;
+    /// it holds a fresh one now): what outlives the process is put back (the client's
+    /// place in the workload, a relay's buffers, a session's position), and every event it
+    /// held is judged again.
+    fn after_kill_memory(&mut self, i: usize, old: Mem) {
+        let pid = ProcId(i as u8);
+        let tick = self.tick;
         match old {
             Mem::Client { next, waiting, .. } => {
                 // The workload's position is the client's durable state.
@@ -296,17 +317,6 @@ impl World {
             }
             Mem::Api { req: None } => {}
         }
-        if self.history && self.kills.len() < 10_000 {
-            self.kills.push((pid, step, tick));
-        }
-        let first = self.procs[i].program.first().copied().unwrap_or(step);
-        self.procs[i].pc = if kind == ProcKind::Session {
-            step
-        } else {
-            first
-        };
-        self.log(Some(pid), Some(step), Note::Killed);
-        self.mix(0xDEAD ^ i as u64);
     }
 
     pub(super) fn restart(&mut self, i: usize) {

@@ -83,6 +83,41 @@ impl Step {
             Script(i) => 256 + i as u64,
         }
     }
+
+    /// What the step reaches outside its own process's memory: the page's sequence
+    /// diagram draws its arrow there. Every step is listed, so a new one must say.
+    pub fn reaches(self) -> Reach {
+        use Step::*;
+        match self {
+            // A webhook's POST (the relay's other sink) is drawn on the queue's lane too.
+            QueueAdd | Publish | Fetch | Complete => Reach::Queue,
+            Send => Reach::Api,
+            Respond => Reach::Client,
+            Await => Reach::Own,
+            Begin | InsertTask | InsertEvent | Commit | SelectBatch | MarkPublished
+            | MarkFailed | Rollback | InboxCheck | InboxInsert | Action | BeginSecond
+            | CommitSecond | InsertKey | DeadLetter | ReadWal | SaveOffset | CleanOutbox
+            | CleanInbox | Script(_) => Reach::Db,
+            // The outside service's effect is recorded beside the database's (its sent
+            // count is a table of the model's): there is no lane of its own.
+            ExternalCall => Reach::Db,
+        }
+    }
+}
+
+/// Where a step goes (see [`Step::reaches`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reach {
+    /// PostgreSQL (and, for the CDC relay, its log).
+    Db,
+    /// BullMQ on Redis (or the relay's webhook).
+    Queue,
+    /// The client's request to the API.
+    Api,
+    /// The API's answer to the client.
+    Client,
+    /// Nothing outside the process (the client waits for its answer).
+    Own,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -594,10 +594,12 @@ fn a_refused_action_and_a_long_run_are_refused() {
         process: "worker-1".into(),
     };
     c.solution = Some(vec![Action::QueueUp, worker_step]);
-    let Err(CheckError::SolutionAction { index, message }) = c.check() else {
+    let Err(CheckError::SolutionAction { index, why }) = c.check() else {
         panic!("{:?}", c.check())
     };
-    assert_eq!(index, 1, "{message}");
+    assert_eq!(index, 1, "{why}");
+    let process = "worker-1".to_string();
+    assert_eq!(why, outbox_model::world::Refusal::CannotStep { process });
     // A goal no run of this scenario reaches, on a run longer than the cap.
     c.scenario.workload.tasks = 1_000_000;
     c.goal = outbox_model::challenge::Goal::parse("lost >= 2000000").unwrap();

@@ -83,8 +83,8 @@ pub fn goal_reason(e: &GoalError, field: &str) -> Reason {
 pub fn check_reason(e: &CheckError) -> Reason {
     match e {
         CheckError::GoalAtStart => Reason::new(Key::ReasonCheckAtStart),
-        CheckError::SolutionAction { index, message } => {
-            leptos::logging::warn!("solution action {index}: {message}");
+        CheckError::SolutionAction { index, why } => {
+            leptos::logging::warn!("solution action {index}: {why}");
             Reason::new(Key::ReasonCheckAction).arg("n", index + 1)
         }
         CheckError::SolutionMisses { steps } => {

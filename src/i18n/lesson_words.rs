@@ -223,7 +223,7 @@ pub const WHY_INSIDE: Question = Question {
     text: Key::LWhyInsideTitle,
     options: [Key::WhyOpt0, Key::WhyOpt1, Key::WhyOpt2],
     why: [Key::WhyWhy0, Key::WhyWhy1, Key::WhyWhy2],
-    right: 1,
+    right: outbox_model::lesson::WHY_INSIDE_RIGHT,
 };
 
 #[cfg(test)]

@@ -53,6 +53,20 @@ impl Reason {
         Reason::new(Key::ReasonScenarioField).arg("field", &e.field)
     }
 
+    /// The world refused an action: by the model's code, with the process it names (a
+    /// process's name reads the same in every language, as the log shows it).
+    pub fn refusal(r: &outbox_model::world::Refusal) -> Reason {
+        use outbox_model::world::Refusal;
+        match r {
+            Refusal::NoSuchProcess { name } => {
+                Reason::new(Key::ReasonNoSuchProcess).arg("name", name)
+            }
+            Refusal::CannotStep { process } => {
+                Reason::new(Key::ReasonCannotStep).arg("process", process)
+            }
+        }
+    }
+
     /// The text in `lang`, every value filled in.
     pub fn text(&self, lang: Lang) -> String {
         let mut text = t(lang, self.key).to_string();
@@ -65,13 +79,6 @@ impl Reason {
     /// Whether this says nothing (an empty data reason: a notice without a `{why}`).
     pub fn is_empty(&self) -> bool {
         self.key == Key::ReasonData && self.args.iter().all(|(_, v)| v.is_empty())
-    }
-}
-
-/// A plain string is data (kept as is); the page's own reasons are built with keys.
-impl From<String> for Reason {
-    fn from(text: String) -> Reason {
-        Reason::data(text)
     }
 }
 

@@ -2,6 +2,7 @@
 //! scenario presets. The model speaks in ids (`relay-2`, `select_batch`, `h-7`); the page
 //! shows these words, in the current language.
 
+use outbox_model::queue::JobState;
 use outbox_model::world::{FaultNote, LogEntry, Note, Wait};
 use outbox_model::{Class, Step};
 
@@ -82,6 +83,19 @@ pub fn class_name(lang: Lang, c: Class) -> &'static str {
             Class::Effected => Key::ClassEffected,
             Class::InFlight => Key::ClassInFlight,
             Class::Lost => Key::ClassLost,
+        },
+    )
+}
+
+/// A job state's words (the queue card's).
+pub fn job_state_name(lang: Lang, s: JobState) -> &'static str {
+    t(
+        lang,
+        match s {
+            JobState::Waiting => Key::QWaiting,
+            JobState::Active => Key::QActive,
+            JobState::Completed => Key::QCompleted,
+            JobState::Failed => Key::QFailed,
         },
     )
 }

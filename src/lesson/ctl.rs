@@ -217,9 +217,9 @@ impl LessonCtl {
                 return false;
             }
             let st = &STEPS[step.get()];
-            let why_ok = st.goal != lesson::Goal::PublishOutsideLoses
-                || progress.with(|p| p.why) == Some(crate::i18n::lesson_words::WHY_INSIDE.right);
-            why_ok && ctl.sim.with_value(|s| lesson::reached(st.goal, &s.world))
+            let why = progress.with(|p| p.why);
+            ctl.sim
+                .with_value(|s| lesson::step_reached(st.goal, &s.world, why))
         });
         let lesson = LessonCtl {
             ctl,
@@ -239,7 +239,7 @@ impl LessonCtl {
                 if st.goal == lesson::Goal::RolledBackTogether {
                     // All zeros is the lesson here: say where the written rows went (#24).
                     ctl.notice
-                        .set(Some(Notice::info(Key::NoticeRolledBack, String::new())));
+                        .set(Some(Notice::info(Key::NoticeRolledBack, "")));
                 }
                 let id = st.id;
                 if !progress.with_untracked(|p| p.is_done(id)) {
@@ -385,7 +385,7 @@ impl LessonCtl {
         self.progress.set(Progress::default());
         self.ctl
             .notice
-            .set(Some(Notice::info(Key::ProgressResetDone, String::new())));
+            .set(Some(Notice::info(Key::ProgressResetDone, "")));
     }
 }
 

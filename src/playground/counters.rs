@@ -151,8 +151,7 @@ pub fn CountersPanel() -> impl IntoView {
     let i18n = use_i18n();
     let canon = move || {
         ctl.scenario_version.track();
-        ctl.sim
-            .with_value(|s| s.scenario.name.starts_with("canon-"))
+        ctl.sim.with_value(|s| s.scenario.measurement)
     };
     let line = move || {
         canon().then(|| {

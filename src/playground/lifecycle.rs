@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use outbox_model::view;
 use outbox_model::EventId;
 
-use crate::i18n::words::{class_name, note_text, proc_name};
+use crate::i18n::words::{class_name, job_state_name, note_text, proc_name};
 use crate::i18n::{tr, use_i18n, I18n, Key, Lang};
 use crate::playground::ctl::use_ctl;
 
@@ -33,7 +33,7 @@ fn life_facts(i18n: I18n, lang: Lang, l: view::LifecycleView) -> AnyView {
     let jobs = l
         .jobs
         .iter()
-        .map(|j| format!("{:?} ×{}", j.state, j.deliveries).to_lowercase())
+        .map(|j| format!("{} ×{}", job_state_name(lang, j.state), j.deliveries))
         .collect::<Vec<_>>()
         .join(", ");
     let counts = format!(

@@ -140,8 +140,7 @@ fn flag(
 fn change(ctl: crate::playground::ctl::Ctl, edit: impl FnOnce(&mut Scenario)) {
     let mut s = ctl.scenario();
     edit(&mut s);
-    s.name = "custom".into();
-    s.summary.clear();
+    s.make_custom();
     ctl.load(s);
 }
 
@@ -156,20 +155,15 @@ pub fn Modes() -> impl IntoView {
                     Key::ApiModeLabel,
                     &API_MODES,
                     |s| s.config.api,
-                    |s, v| {
-                        s.config.api = v;
-                        // A relay only has work when events go through the outbox.
-                        let outbox = matches!(v, ApiMode::Outbox | ApiMode::OutboxPool);
-                        s.config.relays = if outbox { s.config.relays.max(1) } else { 0 };
-                    },
+                    |s, v| s.config.set_api(v),
                 )}
                 {choice("mode-relay", Key::RelayModeLabel, &RELAY_MODES, |s| s.config.relay.mode, |s, v| s.config.relay.mode = v)}
                 {choice("mode-lock", Key::LockLabel, &LOCKS, |s| s.config.relay.lock, |s, v| s.config.relay.lock = v)}
                 {choice("mode-worker", Key::WorkerModeLabel, &WORKER_MODES, |s| s.config.worker, |s, v| s.config.worker = v)}
-                {number("mode-apis", Key::ApisLabel, outbox_model::scenario::MAX_APIS as u32, |s| s.config.apis as u32, |s, v| s.config.apis = v.max(1) as u8)}
+                {number("mode-apis", Key::ApisLabel, outbox_model::scenario::MAX_APIS as u32, |s| s.config.apis as u32, |s, v| s.config.set_apis(v))}
                 {number("mode-relays", Key::RelaysLabel, outbox_model::scenario::MAX_RELAYS as u32, |s| s.config.relays as u32, |s, v| s.config.relays = v as u8)}
                 {number("mode-workers", Key::WorkersLabel, outbox_model::scenario::MAX_WORKERS as u32, |s| s.config.workers as u32, |s, v| s.config.workers = v as u8)}
-                {number("mode-batch", Key::BatchLabel, 1000, |s| s.config.relay.batch_size, |s, v| s.config.relay.batch_size = v.max(1))}
+                {number("mode-batch", Key::BatchLabel, outbox_model::scenario::MAX_BATCH_SIZE, |s| s.config.relay.batch_size, |s, v| s.config.set_batch_size(v))}
                 {number("mode-tasks", Key::TasksLabel, MAX_PAGE_TASKS, |s| s.workload.tasks, |s, v| s.workload.tasks = v)}
                 {flag("mode-job-id", Key::JobIdLabel, |s| s.config.relay.job_id, |s, v| s.config.relay.job_id = v)}
                 {flag("mode-ext-key", Key::ExtKeyLabel, |s| s.config.external_idempotency_key, |s, v| s.config.external_idempotency_key = v)}
@@ -177,7 +171,7 @@ pub fn Modes() -> impl IntoView {
                     "mode-auto-restart",
                     Key::AutoRestartLabel,
                     |s| s.config.restart_after_ticks.is_some(),
-                    |s, v| s.config.restart_after_ticks = v.then_some(5),
+                    |s, v| s.config.set_auto_restart(v),
                 )}
             </div>
         </details>

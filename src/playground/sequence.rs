@@ -10,6 +10,7 @@
 //! the whole page (`.lost`, `text`) besides.
 
 use leptos::prelude::*;
+use outbox_model::action::Reach;
 use outbox_model::view::{self, Trouble};
 use outbox_model::world::{LogEntry, Note};
 use outbox_model::{EventId, Step, World};
@@ -36,13 +37,12 @@ enum Target {
 }
 
 fn target(step: Step) -> Target {
-    use Step::*;
-    match step {
-        QueueAdd | Publish | Fetch | Complete => Target::Queue,
-        Send => Target::Api,
-        Respond => Target::Client,
-        Await => Target::Own,
-        _ => Target::Db,
+    match step.reaches() {
+        Reach::Queue => Target::Queue,
+        Reach::Api => Target::Api,
+        Reach::Client => Target::Client,
+        Reach::Own => Target::Own,
+        Reach::Db => Target::Db,
     }
 }
 

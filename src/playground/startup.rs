@@ -54,7 +54,10 @@ fn set_aside_crashed_replay() -> Option<Notice> {
     let text = storage::get(&pending)?;
     storage::remove(&pending);
     let _ = storage::set(&corrupt_key(KEY), &text);
-    Some(Notice::error(Key::NoticeSavedCrashed, corrupt_key(KEY)))
+    Some(Notice::error(
+        Key::NoticeSavedCrashed,
+        Reason::data(corrupt_key(KEY)),
+    ))
 }
 
 /// The saved run, replayed from `…/run/pending` and put back once it opened.
@@ -110,7 +113,10 @@ pub fn keep_saved_before_link(replacement: &str) -> Option<Notice> {
     Some(match storage::set(&before_link_key(KEY), &saved) {
         Ok(()) => Notice {
             restore: true,
-            ..Notice::info(Key::NoticeLinkReplacedSaved, before_link_key(KEY))
+            ..Notice::info(
+                Key::NoticeLinkReplacedSaved,
+                Reason::data(before_link_key(KEY)),
+            )
         },
         // No room to keep it: say so (the link's run is what the tab shows now).
         Err(why) => Notice::error(Key::NoticeSaveFailed, why),
@@ -128,7 +134,7 @@ pub fn restore_before_link(ctl: Ctl) {
             let _ = ctl.replace(sim);
             storage::remove(&key);
             ctl.notice
-                .set(Some(Notice::info(Key::NoticeRestoredRun, String::new())));
+                .set(Some(Notice::info(Key::NoticeRestoredRun, "")));
         }
         Err(e) => {
             storage::quarantine(&key, &text);

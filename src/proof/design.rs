@@ -39,10 +39,10 @@ pub fn load_trace(ctl: Ctl, trace: &Trace, what: Reason) {
     let mut s = trace.scenario.clone();
     // The explorer keeps no log (it is history, not state); the page shows one.
     s.config.log_cap = s.config.log_cap.max(200);
-    let built = Sim::check(&s).map_err(|e| e.to_string()).and_then(|_| {
+    let built = Sim::check(&s).map_err(|e| e.reason()).and_then(|_| {
         let mut sim = Sim::new(s);
         for a in &trace.actions {
-            sim.act(a.clone())?;
+            sim.act(a.clone()).map_err(|e| e.reason())?;
         }
         Ok(sim)
     });

@@ -6,6 +6,7 @@
 //! Nothing here touches the browser, so it is tested natively.
 
 use outbox_model::scenario::ScenarioError;
+use outbox_model::world::Refusal;
 use outbox_model::{Action, Counters, Scenario, World};
 
 use crate::i18n::{Key, Lang, Reason};
@@ -97,6 +98,41 @@ impl std::fmt::Display for RunError {
             RunError::Scenario(e) => write!(f, "scenario: {e}"),
             RunError::Replay { at, message } => write!(f, "replay step {at}: {message}"),
             _ => f.write_str(&self.reason().text(Lang::En)),
+        }
+    }
+}
+
+/// Why [`Sim::act`] did not take an action; nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActRefusal {
+    /// The run's log is full ([`MAX_ATOMS`]): a longer one could not be opened again.
+    LogFull,
+    /// The model refused it.
+    Model(Refusal),
+}
+
+impl ActRefusal {
+    /// Why, in the reader's language.
+    pub fn reason(&self) -> Reason {
+        match self {
+            ActRefusal::LogFull => Reason::new(Key::ReasonRunTooLong).arg("max", MAX_ATOMS),
+            ActRefusal::Model(r) => Reason::refusal(r),
+        }
+    }
+}
+
+impl From<ActRefusal> for Reason {
+    fn from(r: ActRefusal) -> Reason {
+        r.reason()
+    }
+}
+
+/// In English, for logs and tests.
+impl std::fmt::Display for ActRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ActRefusal::LogFull => write!(f, "the run's log is full ({MAX_ATOMS} steps)"),
+            ActRefusal::Model(r) => write!(f, "{r}"),
         }
     }
 }
@@ -237,9 +273,9 @@ impl Sim {
                         sim.tick_unchecked();
                     }
                 }
-                Input::Act(a) => sim.act(a.clone()).map_err(|message| RunError::Replay {
+                Input::Act(a) => sim.act(a.clone()).map_err(|e| RunError::Replay {
                     at: sim.pos,
-                    message,
+                    message: e.to_string(),
                 })?,
             }
         }
@@ -321,13 +357,13 @@ impl Sim {
     }
 
     /// A user's action, recorded when the model accepts it.
-    pub fn act(&mut self, a: Action) -> Result<(), String> {
+    pub fn act(&mut self, a: Action) -> Result<(), ActRefusal> {
         self.truncate_future();
         // A longer log could not be opened again (see MAX_ATOMS).
         if self.pos >= MAX_ATOMS {
-            return Err(format!("the run's log is full ({MAX_ATOMS} steps)"));
+            return Err(ActRefusal::LogFull);
         }
-        self.world.apply(&a)?;
+        self.world.apply(&a).map_err(ActRefusal::Model)?;
         self.finished = false;
         self.inputs.push(Input::Act(a));
         self.advanced();
@@ -625,7 +661,9 @@ mod tests {
                 process: "nobody".into(),
             })
             .unwrap_err();
-        assert!(err.contains("nobody"), "{err}");
+        let name = "nobody".to_string();
+        assert_eq!(err, ActRefusal::Model(Refusal::NoSuchProcess { name }));
+        assert!(err.reason().text(Lang::En).contains("nobody"), "{err}");
         assert_eq!(sim.total(), 0);
     }
 

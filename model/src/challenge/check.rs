@@ -6,6 +6,7 @@
 //! [`MAX_CHECK_STEPS`] steps, so a hostile scenario cannot hang the page.
 
 use super::format::Challenge;
+use crate::world::Refusal;
 use crate::World;
 use std::fmt;
 
@@ -35,7 +36,7 @@ pub enum CheckError {
     /// The goal holds before anything ran.
     GoalAtStart,
     /// The world refused the solution's action `index` (from 0).
-    SolutionAction { index: usize, message: String },
+    SolutionAction { index: usize, why: Refusal },
     /// The run ended (settled, stuck or at `max_ticks`) after `steps` steps without the
     /// goal.
     SolutionMisses { steps: u64 },
@@ -59,8 +60,8 @@ impl fmt::Display for CheckError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CheckError::GoalAtStart => write!(f, "the goal holds before anything ran"),
-            CheckError::SolutionAction { index, message } => {
-                write!(f, "solution action {index} refused: {message}")
+            CheckError::SolutionAction { index, why } => {
+                write!(f, "solution action {index} refused: {why}")
             }
             CheckError::SolutionMisses { steps } => {
                 write!(
@@ -117,7 +118,7 @@ impl Challenge {
         let mut w = World::new(s);
         for (index, a) in actions.iter().enumerate() {
             w.apply(a)
-                .map_err(|message| CheckError::SolutionAction { index, message })?;
+                .map_err(|why| CheckError::SolutionAction { index, why })?;
         }
         while !self.goal.holds(&w)
             && w.tick() < s.max_ticks

@@ -25,6 +25,34 @@ fn api_kill_steps(w: &World) -> usize {
     steps.len()
 }
 
+/// The place of the right option of the §4.2 question "why does the relay publish inside
+/// its transaction?" (the page words its three options in this order).
+pub const WHY_INSIDE_RIGHT: usize = 1;
+
+/// Whether a step's goal is reached, with the learner's answer to the question the step
+/// asks, if any: the §4.2 step (a relay that marks first loses an event) counts only once
+/// the learner has also chosen the right reason.
+pub fn step_reached(goal: Goal, w: &World, why: Option<usize>) -> bool {
+    let answered = goal != Goal::PublishOutsideLoses || why == Some(WHY_INSIDE_RIGHT);
+    answered && reached(goal, w)
+}
+
+/// The canon's numbers under `api`: 100 tasks in the database and `jobs` jobs.
+fn canon(w: &World, api: ApiMode, jobs: u64) -> bool {
+    let c = w.counters();
+    w.cfg.api == api && c.tasks_in_db == 100 && c.queue_jobs == jobs
+}
+
+/// The lesson's canon test of SKIP LOCKED: two relays or more, 200 events, each added once.
+fn two_relays_once(w: &World) -> bool {
+    let c = w.counters();
+    w.cfg.relays >= 2
+        && w.cfg.relay.lock == LockMode::SkipLocked
+        && c.events_in_outbox == 200
+        && c.queue_adds == 200
+        && c.queue_jobs == 200
+}
+
 /// Whether the world shows the goal reached.
 pub fn reached(goal: Goal, w: &World) -> bool {
     let c = w.counters();
@@ -38,17 +66,8 @@ pub fn reached(goal: Goal, w: &World) -> bool {
         }
         Goal::PhantomEvent => w.cfg.api == ApiMode::DualWriteQueueFirst && c.phantoms >= 1,
         Goal::PoolLosesEvent => w.cfg.api == ApiMode::OutboxPool && c.lost >= 1,
-        Goal::CanonDualWrite => {
-            done && w.cfg.api == ApiMode::DualWriteDbFirst
-                && c.tasks_in_db == 100
-                && c.queue_jobs == 90
-        }
-        Goal::CanonOutbox => {
-            done && w.cfg.api == ApiMode::Outbox
-                && c.tasks_in_db == 100
-                && c.queue_jobs == 100
-                && c.lost == 0
-        }
+        Goal::CanonDualWrite => done && canon(w, ApiMode::DualWriteDbFirst, 90),
+        Goal::CanonOutbox => done && canon(w, ApiMode::Outbox, 100) && c.lost == 0,
         Goal::OutboxKeepsEvents => {
             done && w.cfg.api == ApiMode::Outbox && api_kill_steps(w) >= 3 && c.lost == 0
         }
@@ -60,13 +79,7 @@ pub fn reached(goal: Goal, w: &World) -> bool {
                 && matches!(&r.result, Err(e) if e.code == "42501")
         }),
         Goal::RelaySendsTwice => c.queue_dedup_hits >= 1 || c.duplicate_deliveries >= 1,
-        Goal::TwoRelaysOnce => {
-            done && w.cfg.relays >= 2
-                && w.cfg.relay.lock == LockMode::SkipLocked
-                && c.events_in_outbox == 200
-                && c.queue_adds == 200
-                && c.queue_jobs == 200
-        }
+        Goal::TwoRelaysOnce => done && two_relays_once(w),
         Goal::SkipLockedOff => {
             done && w.cfg.relays >= 2 && w.cfg.relay.lock != LockMode::SkipLocked
         }

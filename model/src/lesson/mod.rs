@@ -20,7 +20,7 @@ pub use exercises::{
     exercise_3_skipped, is_answered, normalise, Verdict, BLANKS, EXERCISE_2_EXPECTED,
     EXERCISE_3_EXPECTED,
 };
-pub use goals::reached;
+pub use goals::{reached, step_reached, WHY_INSIDE_RIGHT};
 pub use steps::{scenario, solution, step, STEPS};
 
 use crate::world::World;

@@ -148,9 +148,11 @@ pub fn step(id: &str) -> Option<&'static LessonStep> {
     STEPS.iter().find(|s| s.id == id)
 }
 
+/// A step's own scenario, made from another: it is no longer that one's measurement.
 fn named(mut s: Scenario, name: &str, summary: &str) -> Scenario {
     s.name = name.into();
     s.summary = summary.into();
+    s.measurement = false;
     s
 }
 
@@ -191,44 +193,15 @@ pub fn scenario(goal: Goal) -> Scenario {
         ),
         Goal::RolledBackTogether => from_preset("rollback"),
         Goal::RoleDenied => from_preset("app-role"),
-        Goal::RelaySendsTwice => {
-            let mut s = from_preset("canon-republish");
-            s.faults.clear();
-            s.workload.preloaded_events = 10;
-            named(
-                s,
-                "lesson-relay-twice",
-                "Outbox with 10 events waiting and no kills yet: make the relay send one twice",
-            )
-        }
+        Goal::RelaySendsTwice => relay_twice(),
         Goal::TwoRelaysOnce => from_preset("two-relays-skip-locked"),
         Goal::SkipLockedOff => from_preset("two-relays-skip-locked"),
         Goal::PublishOutsideLoses => from_preset("at-most-once-relay"),
-        Goal::CdcSurvivesKill => {
-            // The preset's rolled-back requests stay (they never reach the log); its kill
-            // and its late restart go: the learner kills, the relay comes back by itself.
-            let mut s = from_preset("cdc-relay");
-            s.faults.retain(|f| !matches!(f, crate::scenario::Fault::Kill { .. }));
-            s.schedule.clear();
-            s.config.restart_after_ticks = crate::scenario::Config::default().restart_after_ticks;
-            named(
-                s,
-                "lesson-cdc",
-                "CDC relay with no kills yet: kill it after publishing, before it saves its offset",
-            )
-        }
+        Goal::CdcSurvivesKill => cdc_by_hand(),
         Goal::CleanerKeepsUnpublished => from_preset("cleaner-by-age"),
         Goal::AtMostOnceLoses => from_preset("at-most-once-relay"),
         Goal::AtLeastOnceDuplicates => from_preset("worker-no-inbox"),
-        Goal::EffectivelyOnce => {
-            let mut s = from_preset("worker-no-inbox");
-            s.config.worker = WorkerMode::InboxSameTx;
-            named(
-                s,
-                "lesson-effectively-once",
-                "The same kill after COMMIT, before the ack, with the inbox in the action's transaction",
-            )
-        }
+        Goal::EffectivelyOnce => effectively_once(),
         Goal::OneEffectOfThree => from_preset("exercise-3"),
         Goal::PhantomEvent => named(
             sandbox(ApiMode::DualWriteQueueFirst, 10),
@@ -246,6 +219,47 @@ pub fn scenario(goal: Goal) -> Scenario {
             "Outbox + inbox, 10 tasks: move the inbox into its own transaction and kill the worker between the two",
         ),
     }
+}
+
+/// The republish preset without its kill, and fewer events: the learner makes the relay
+/// send one twice.
+fn relay_twice() -> Scenario {
+    let mut s = from_preset("canon-republish");
+    s.faults.clear();
+    s.workload.preloaded_events = 10;
+    named(
+        s,
+        "lesson-relay-twice",
+        "Outbox with 10 events waiting and no kills yet: make the relay send one twice",
+    )
+}
+
+/// The CDC preset for killing by hand: its rolled-back requests stay (they never reach
+/// the log); its kill and its late restart go: the learner kills, the relay comes back by
+/// itself.
+fn cdc_by_hand() -> Scenario {
+    let mut s = from_preset("cdc-relay");
+    s.faults
+        .retain(|f| !matches!(f, crate::scenario::Fault::Kill { .. }));
+    s.schedule.clear();
+    s.config.restart_after_ticks = crate::scenario::Config::default().restart_after_ticks;
+    named(
+        s,
+        "lesson-cdc",
+        "CDC relay with no kills yet: kill it after publishing, before it saves its offset",
+    )
+}
+
+/// The worker's kill after COMMIT, before the ack, with the inbox in the action's
+/// transaction.
+fn effectively_once() -> Scenario {
+    let mut s = from_preset("worker-no-inbox");
+    s.config.worker = WorkerMode::InboxSameTx;
+    named(
+        s,
+        "lesson-effectively-once",
+        "The same kill after COMMIT, before the ack, with the inbox in the action's transaction",
+    )
 }
 
 fn arm(process: &str, step: Step) -> Action {

@@ -33,6 +33,22 @@ pub enum ApiMode {
     OutboxPool,
 }
 
+impl ApiMode {
+    /// Whether the API writes its events into the outbox table, so that a relay has work.
+    pub fn uses_outbox(self) -> bool {
+        matches!(self, ApiMode::Outbox | ApiMode::OutboxPool)
+    }
+
+    /// The API's step right after its (last) COMMIT: where the canon kills it. In the
+    /// lesson's dual write that is `queue.add`; in every other design, the answer.
+    pub fn step_after_commit(self) -> Step {
+        match self {
+            ApiMode::DualWriteDbFirst => Step::QueueAdd,
+            ApiMode::DualWriteQueueFirst | ApiMode::Outbox | ApiMode::OutboxPool => Step::Respond,
+        }
+    }
+}
+
 /// Which relay program runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -195,7 +211,7 @@ impl Default for Config {
             worker: WorkerMode::InboxSameTx,
             external_idempotency_key: false,
             queue: QueueOptions::default(),
-            restart_after_ticks: Some(5),
+            restart_after_ticks: Some(DEFAULT_RESTART_AFTER_TICKS),
             stuck_after_ticks: 500,
             log_cap: 200,
             cdc: false,
@@ -203,6 +219,39 @@ impl Default for Config {
             client_retries: 0,
             api_idempotency_key: false,
         }
+    }
+}
+
+/// How long a killed process stays down before it comes back by itself, by default.
+pub const DEFAULT_RESTART_AFTER_TICKS: u64 = 5;
+
+impl Config {
+    /// Sets the API's design with what it needs: a relay when events go through the
+    /// outbox (one at least, the ones there are kept), none for a dual write, which has
+    /// nothing for a relay to read.
+    pub fn set_api(&mut self, api: ApiMode) {
+        self.api = api;
+        self.relays = if api.uses_outbox() {
+            self.relays.max(1)
+        } else {
+            0
+        };
+    }
+
+    /// Sets the number of API instances, held to 1..=[`MAX_APIS`].
+    pub fn set_apis(&mut self, n: u32) {
+        self.apis = n.clamp(1, u32::from(MAX_APIS)) as u8;
+    }
+
+    /// Sets the relay's batch (`partiya`), held to 1..=[`MAX_BATCH_SIZE`].
+    pub fn set_batch_size(&mut self, n: u32) {
+        self.relay.batch_size = n.clamp(1, MAX_BATCH_SIZE);
+    }
+
+    /// Turns the automatic restart of killed processes on (after
+    /// [`DEFAULT_RESTART_AFTER_TICKS`]) or off.
+    pub fn set_auto_restart(&mut self, on: bool) {
+        self.restart_after_ticks = on.then_some(DEFAULT_RESTART_AFTER_TICKS);
     }
 }
 
@@ -321,6 +370,11 @@ pub struct Scenario {
     /// Run at most this many ticks.
     #[serde(default = "default_max_ticks")]
     pub max_ticks: u64,
+    /// The run measures what the lesson states (the canon's numbers), rather than being a
+    /// scenario to break: the page shows the lesson's line of numbers beside it. Presets
+    /// set it; a file that leaves it out is not one.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub measurement: bool,
 }
 
 fn default_max_ticks() -> u64 {
@@ -347,6 +401,7 @@ impl Default for Scenario {
             schedule: Vec::new(),
             script: Vec::new(),
             max_ticks: default_max_ticks(),
+            measurement: false,
         }
     }
 }
@@ -422,6 +477,8 @@ const _: () = assert!(MAX_PROCS.is_power_of_two() && MAX_PROCS <= 64);
 
 /// The most API instances a configuration may run.
 pub const MAX_APIS: u8 = 3;
+/// The most rows a relay's poll may take (`partiya`).
+pub const MAX_BATCH_SIZE: u32 = 10_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
@@ -449,6 +506,36 @@ impl Scenario {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("scenario serialises")
+    }
+
+    /// Makes this scenario the learner's own after an edit by hand: named `custom`,
+    /// without the summary that described the original, and no longer a measurement.
+    pub fn make_custom(&mut self) {
+        self.name = Scenario::default().name;
+        self.summary.clear();
+        self.measurement = false;
+    }
+
+    /// Adds the canon's kills ([`CANON_KILL`], every time): the API at the step right
+    /// after its COMMIT in its design ([`ApiMode::step_after_commit`]), and the first
+    /// worker after its COMMIT, before it acknowledges the job.
+    pub fn add_canon_kills(&mut self, api: bool, worker: bool) {
+        let step = self.config.api.step_after_commit();
+        let kills = [
+            (api, ProcKind::Api.name(0), step),
+            (worker, ProcKind::Worker.name(1), Step::Complete),
+        ];
+        for (on, process, step) in kills {
+            if on {
+                self.faults.push(Fault::Kill {
+                    process,
+                    step,
+                    when: CANON_KILL,
+                    times: None,
+                    per_task: false,
+                });
+            }
+        }
     }
 }
 

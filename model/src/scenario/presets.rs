@@ -45,12 +45,14 @@ fn base(name: &str, summary: &str) -> Scenario {
 /// This is a table, and longer than a function should be on purpose: one entry per
 /// preset, each a few lines of settings under the lesson section it illustrates, read top
 /// to bottom in the order the page lists them. Splitting it would only scatter the list.
+#[allow(clippy::too_many_lines)] // the preset table (see above)
 pub fn presets() -> Vec<Scenario> {
     let mut v = Vec::new();
 
     // Lesson §2: "100 tasks, every i % 10 == 3 the process dies after COMMIT, before the
     // queue write" → "bazada 100 vazifa, navbatda 90 hodisa".
     let mut s = base("canon-dual-write", "Dual write, DB first: the API dies after COMMIT for every i % 10 == 3 → DB 100, queue 90, lost 10");
+    s.measurement = true;
     s.config.api = ApiMode::DualWriteDbFirst;
     s.config.api_app_role = false;
     s.config.relays = 0;
@@ -61,6 +63,7 @@ pub fn presets() -> Vec<Scenario> {
 
     // Lesson §2: the same with the outbox → "relay tarqatdi: 100, navbatda: 100".
     let mut s = base("canon-outbox", "Outbox: the same kills, but the event commits with the task; the relay publishes all → 100 and 100, lost 0");
+    s.measurement = true;
     s.workload.tasks = 100;
     s.faults.push(kill("api", Step::Respond, CANON_KILL, None));
     v.push(s);
@@ -79,6 +82,7 @@ pub fn presets() -> Vec<Scenario> {
     // The relay dies after adding its batch's first event, before COMMIT; its next poll
     // adds that event again and BullMQ ignores the known jobId.
     let mut s = base("canon-republish", "The relay dies after its first queue.add; the next poll republishes that event and jobId = hodisa_id absorbs it → still 100 jobs, 1 dedup hit");
+    s.measurement = true;
     s.workload.tasks = 0;
     s.workload.preloaded_events = 100;
     s.config.workers = 0;

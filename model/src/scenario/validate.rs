@@ -4,8 +4,8 @@
 //! clock; the first failure is reported, naming its JSON field.
 
 use super::{
-    proc_index, Fault, Scenario, ScenarioError, When, MAX_APIS, MAX_DURATION_TICKS, MAX_RELAYS,
-    MAX_SCHEDULE_TICK, MAX_TASKS, MAX_WORKERS,
+    proc_index, Fault, Scenario, ScenarioError, When, MAX_APIS, MAX_BATCH_SIZE, MAX_DURATION_TICKS,
+    MAX_RELAYS, MAX_SCHEDULE_TICK, MAX_TASKS, MAX_WORKERS,
 };
 
 impl Scenario {
@@ -31,8 +31,11 @@ impl Scenario {
         if self.config.workers > MAX_WORKERS {
             return invalid("config.workers", format!("at most {MAX_WORKERS}"));
         }
-        if self.config.relay.batch_size == 0 || self.config.relay.batch_size > 10_000 {
-            return invalid("config.relay.partiya", "must be 1..=10000".into());
+        if !(1..=MAX_BATCH_SIZE).contains(&self.config.relay.batch_size) {
+            return invalid(
+                "config.relay.partiya",
+                format!("must be 1..={MAX_BATCH_SIZE}"),
+            );
         }
         if self.config.queue.lock_duration_ticks == 0
             || self.config.queue.stalled_interval_ticks == 0

@@ -26,6 +26,7 @@ mod procs;
 mod program;
 mod read;
 mod recycle;
+mod refusal;
 mod relay;
 mod session;
 mod tally;
@@ -38,6 +39,7 @@ pub use judge::{CheckLevel, Counters};
 pub use log::{FaultNote, LogEntry, Note};
 pub use procs::{HeldJob, Mem, Proc, Request, Wait};
 pub use program::{program, script_sql, step_before, step_sql};
+pub use refusal::Refusal;
 pub use relay::{Poll, RelayMem};
 pub use session::{ScriptResult, PG_SLEEP_TICKS};
 pub use tally::{Tally, SQL_ERROR_CODES};
@@ -275,12 +277,15 @@ impl World {
         !moved.is_empty()
     }
 
-    /// Applies a user's or a schedule's action. Errors are messages for the page.
-    pub fn apply(&mut self, a: &Action) -> Result<(), String> {
+    /// Applies a user's or a schedule's action; a refusal changes nothing.
+    pub fn apply(&mut self, a: &Action) -> Result<(), Refusal> {
         let place = match a.process() {
             Some(name) => match self.find(name) {
                 Some(p) => p.0 as usize,
-                None => return Err(format!("no process named {name:?}")),
+                None => {
+                    let name = name.to_string();
+                    return Err(Refusal::NoSuchProcess { name });
+                }
             },
             None => 0,
         };
@@ -291,7 +296,8 @@ impl World {
             }
             Action::Step { process } => {
                 if !self.step_at(place) {
-                    return Err(format!("{process} cannot run a step now"));
+                    let process = process.clone();
+                    return Err(Refusal::CannotStep { process });
                 }
                 return Ok(());
             }

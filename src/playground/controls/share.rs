@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{use_i18n, Key, Reason};
 use crate::playground::ctl::{use_ctl, Ctl, Notice};
 use crate::run::link::LONG_LINK;
 
@@ -52,7 +52,7 @@ pub fn share_fragment(ctl: Ctl, frag: &str, for_room: bool) {
         ctl.notice.set(Some(Notice {
             link: Some(url),
             also,
-            ..Notice::info(Key::NoticeLinkInAddress, String::new())
+            ..Notice::info(Key::NoticeLinkInAddress, "")
         }));
         return;
     }
@@ -61,7 +61,7 @@ pub fn share_fragment(ctl: Ctl, frag: &str, for_room: bool) {
         let notice = match wasm_bindgen_futures::JsFuture::from(promise).await {
             Ok(_) => Notice {
                 also,
-                ..Notice::info(Key::NoticeLinkCopied, String::new())
+                ..Notice::info(Key::NoticeLinkCopied, "")
             },
             Err(e) => Notice {
                 link: Some(url),
@@ -74,13 +74,13 @@ pub fn share_fragment(ctl: Ctl, frag: &str, for_room: bool) {
     });
 }
 
-/// What the browser said when it refused.
-fn js_reason(e: &JsValue) -> String {
+/// What the browser said when it refused (its own words are data, shown as they are).
+fn js_reason(e: &JsValue) -> Reason {
     use wasm_bindgen::JsCast;
     e.dyn_ref::<web_sys::DomException>()
         .map(|d| format!("{}: {}", d.name(), d.message()))
         .or_else(|| e.as_string())
-        .unwrap_or_else(|| "the clipboard refused".to_string())
+        .map_or_else(|| Reason::new(Key::ReasonClipboardRefused), Reason::data)
 }
 
 /// The last share link made, in a field (shown so it can be copied by hand).

@@ -6,8 +6,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use outbox_model::explore::{Bounds, Design};
-use outbox_model::scenario::{Fault, When};
-use outbox_model::{Counters, Scenario, Step, World};
+use outbox_model::{Counters, Scenario, World};
 
 use crate::browser::frames::{now_ms, owner_alive, run_in_frames};
 use crate::i18n::{tr, Key};
@@ -35,14 +34,6 @@ pub const ROWS: [Row; 6] = [
     ("phantoms", Key::LsPhantoms, |c| c.phantoms),
 ];
 
-/// The step right after the API's COMMIT in each design (where the canon kills it).
-fn api_after_commit(d: Design) -> Step {
-    match d {
-        Design::DualWriteDbFirst => Step::QueueAdd,
-        _ => Step::Respond,
-    }
-}
-
 /// A design's scenario for the lockstep run: the explorer's world at `tasks`, restarts
 /// on, the shared seed, and the chosen kills at the canon's `i % 10 == 3`.
 pub fn scenario(d: Design, tasks: u32, seed: u64, kill_api: bool, kill_worker: bool) -> Scenario {
@@ -54,30 +45,9 @@ pub fn scenario(d: Design, tasks: u32, seed: u64, kill_api: bool, kill_worker: b
     };
     let mut s = d.scenario(&b);
     s.seed = seed;
-    s.config.restart_after_ticks = Some(5);
+    s.config.set_auto_restart(true);
     s.config.log_cap = 0;
-    let canon = When::TaskIndexMod {
-        modulus: 10,
-        remainder: 3,
-    };
-    if kill_api {
-        s.faults.push(Fault::Kill {
-            process: "api".into(),
-            step: api_after_commit(d),
-            when: canon.clone(),
-            times: None,
-            per_task: false,
-        });
-    }
-    if kill_worker {
-        s.faults.push(Fault::Kill {
-            process: "worker-1".into(),
-            step: Step::Complete,
-            when: canon,
-            times: None,
-            per_task: false,
-        });
-    }
+    s.add_canon_kills(kill_api, kill_worker);
     s
 }
 

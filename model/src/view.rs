@@ -26,7 +26,8 @@ pub struct TaskView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OutboxView {
     pub id: u64,
-    pub hodisa: EventId,
+    /// `hodisa_id`.
+    pub event: EventId,
     pub kind: EventKind,
     pub yaratilgan_vaqt: u64,
     /// Newest committed `tarqatilgan_vaqt`.
@@ -42,7 +43,8 @@ pub struct OutboxView {
 /// An inbox row as a snapshot.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct InboxView {
-    pub hodisa: EventId,
+    /// `hodisa_id`.
+    pub event: EventId,
     pub ishlangan: u64,
     pub committed: bool,
 }
@@ -131,7 +133,7 @@ fn outbox_view(w: &World, idx: u32) -> OutboxView {
     let lock = r.lock();
     OutboxView {
         id: r.id(idx),
-        hodisa: r.hodisa,
+        event: r.hodisa,
         kind: r.kind,
         yaratilgan_vaqt: r.yaratilgan_vaqt,
         tarqatilgan_vaqt: r.data.tarqatilgan_vaqt,
@@ -194,8 +196,8 @@ pub fn tables(w: &World, head: usize, recent: usize) -> TablesView {
         .inbox_rows()
         .rev()
         .take(recent)
-        .map(|(hodisa, ishlangan, committed)| InboxView {
-            hodisa,
+        .map(|(event, ishlangan, committed)| InboxView {
+            event,
             ishlangan,
             committed,
         })

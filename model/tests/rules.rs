@@ -38,7 +38,7 @@ fn the_form_setters_clamp_to_what_validate_accepts() {
         assert!(s.validate().is_ok());
     }
     s.config.relay.batch_size = MAX_BATCH_SIZE + 1;
-    assert_eq!(s.validate().unwrap_err().field, "config.relay.partiya");
+    assert_eq!(s.validate().unwrap_err().field, "config.relay.batch_size");
     s.config.set_batch_size(MAX_BATCH_SIZE);
     for (n, want) in [(0, 1), (2, 2), (99, MAX_APIS)] {
         s.config.set_apis(n);
@@ -142,4 +142,19 @@ fn every_step_reaches_somewhere() {
     assert_eq!(Step::Await.reaches(), Reach::Own);
     assert_eq!(Step::Commit.reaches(), Reach::Db);
     assert_eq!(Step::Script(3).reaches(), Reach::Db);
+}
+
+/// #39: the scenario format's English names are written; the lesson's names from before
+/// the rename still read, and a file cannot give both.
+#[test]
+fn the_old_names_still_read() {
+    let old = r#"{"name":"x","config":{"relay":{"partiya":7}},"workload":{"summa":50000}}"#;
+    let s = Scenario::from_json(old).unwrap();
+    assert_eq!((s.config.relay.batch_size, s.workload.amount), (7, 50_000));
+    let new = s.to_json();
+    assert!(new.contains(r#""batch_size":7"#) && new.contains(r#""amount":50000"#));
+    assert!(!new.contains("partiya") && !new.contains(r#""summa""#));
+    assert_eq!(Scenario::from_json(&new).unwrap(), s);
+    let both = r#"{"name":"x","config":{"relay":{"partiya":7,"batch_size":8}}}"#;
+    assert!(Scenario::from_json(both).is_err());
 }

@@ -157,6 +157,24 @@ mod tests {
         assert_eq!(again.to_run(), sim.to_run());
     }
 
+    /// #39: links made before the scenario's English names (`partiya` → `batch_size`,
+    /// `summa` → `amount`) open the same run.
+    #[test]
+    fn a_link_with_the_old_names_opens_the_same_run() {
+        let mut sim = Sim::new(preset("exercise-3").unwrap());
+        sim.ticks(40);
+        let run = sim.to_run();
+        let new = to_json(&run);
+        assert!(new.contains("\"batch_size\":") && new.contains("\"amount\":50000"));
+        let old = new
+            .replace("\"batch_size\":", "\"partiya\":")
+            .replace("\"amount\":", "\"summa\":");
+        let link = format!("#{PREFIX}{}", base64url_encode(old.as_bytes()));
+        let again = open(&link).unwrap();
+        assert_eq!(again.to_run(), run);
+        assert_eq!(again.world, sim.world);
+    }
+
     #[test]
     fn broken_links_say_what_is_wrong() {
         assert_eq!(open("#lesson-3").unwrap_err(), LinkError::NotARun);

@@ -79,7 +79,7 @@ impl Queue {
     ) {
         let j = self.at(s);
         h.write_u64(e as u64 | (r as u64) << 32);
-        h.write_u64(j.event.0 as u64 | (j.summa as u64) << 32);
+        h.write_u64(j.event.0 as u64 | (j.amount as u64) << 32);
         // The state with its deferred-failure mark, the worker and the stalled count.
         let deferred = self.has_deferred_failure(j.key) as u64;
         let worker = j.worker.map_or(u16::MAX, proc_name) as u64;

@@ -43,7 +43,8 @@ pub enum JobState {
 pub struct Job {
     pub key: JobKey,
     pub event: EventId,
-    pub summa: u32,
+    /// The event's `malumot.summa` (the payment exercise's amount).
+    pub amount: u32,
     pub state: JobState,
     pub worker: Option<ProcId>,
     /// Lock token of the current delivery: a worker whose job was taken away can no
@@ -291,7 +292,7 @@ impl Queue {
     }
 
     /// `queue.add`. `job_id` is `Some(hodisa_id)` when the caller sets `jobId`.
-    pub fn add(&mut self, event: EventId, summa: u32, with_job_id: bool) -> AddResult {
+    pub fn add(&mut self, event: EventId, amount: u32, with_job_id: bool) -> AddResult {
         match self.health {
             Health::DownFailFast => return AddResult::Refused,
             Health::DownHang => return AddResult::Hangs,
@@ -309,7 +310,7 @@ impl Queue {
         let job = Job {
             key,
             event,
-            summa,
+            amount,
             state: JobState::Waiting,
             worker: None,
             token: 0,

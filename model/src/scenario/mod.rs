@@ -84,8 +84,9 @@ pub enum WorkerMode {
 pub struct RelayConfig {
     pub mode: RelayMode,
     pub lock: LockMode,
-    /// Rows per poll (the lesson's `partiya`, the JSON's name for it).
-    #[serde(rename = "partiya")]
+    /// Rows per poll (the lesson's `partiya`). Written as `batch_size`; files and links
+    /// from before the rename say `partiya`, which still reads.
+    #[serde(alias = "partiya")]
     pub batch_size: u32,
     pub poll_interval_ticks: u64,
     /// Publish with `jobId = hodisa_id` (the lesson does).
@@ -262,8 +263,10 @@ pub struct Workload {
     pub tasks: u32,
     /// Events already committed in the outbox when the run starts.
     pub preloaded_events: u32,
-    /// `malumot.summa` of every event (the payment exercise's 50 000).
-    pub summa: u32,
+    /// `malumot.summa` of every event (the payment exercise's 50 000). Written as
+    /// `amount`; files and links from before the rename say `summa`, which still reads.
+    #[serde(alias = "summa")]
+    pub amount: u32,
     /// Each preloaded task also has its `vazifa.bajarildi` event, right after its
     /// `vazifa.yaratildi` (ids 2i+1 and 2i+2 for task i).
     pub preloaded_completed: bool,
@@ -274,7 +277,7 @@ impl Default for Workload {
         Workload {
             tasks: 10,
             preloaded_events: 0,
-            summa: 0,
+            amount: 0,
             preloaded_completed: false,
         }
     }

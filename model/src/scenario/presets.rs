@@ -103,7 +103,7 @@ pub fn presets() -> Vec<Scenario> {
     let mut s = base("exercise-3", "Exercise 3: a 50 000 payment delivered three times, the first dies mid-transaction; the inbox keeps the balance at 50 000");
     s.workload.tasks = 0;
     s.workload.preloaded_events = 1;
-    s.workload.summa = 50_000;
+    s.workload.amount = 50_000;
     // BullMQ fails a job that stalls more than maxStalledCount times; two stalls are needed
     // for a third delivery.
     s.config.queue.max_stalled_count = 2;

@@ -33,7 +33,7 @@ impl Scenario {
         }
         if !(1..=MAX_BATCH_SIZE).contains(&self.config.relay.batch_size) {
             return invalid(
-                "config.relay.partiya",
+                "config.relay.batch_size",
                 format!("must be 1..={MAX_BATCH_SIZE}"),
             );
         }

@@ -185,7 +185,7 @@ impl World {
             EventKind::Created,
             1,
             r.intent,
-            self.summa,
+            self.amount,
             false,
         ) {
             Exec::Done(_) => {
@@ -226,7 +226,7 @@ impl World {
         let pid = Some(ProcId(i as u8));
         let step = self.procs[i].pc;
         let mut r = self.api_req(i);
-        match self.queue.add(r.event, self.summa, false) {
+        match self.queue.add(r.event, self.amount, false) {
             res @ (AddResult::Created(_) | AddResult::Duplicate(_)) => {
                 let created = matches!(res, AddResult::Created(_));
                 self.auditor.queue_add(r.event, created);

@@ -47,7 +47,7 @@ impl World {
     fn empty(s: &Scenario, cfg: Config, procs: Vec<Proc>) -> World {
         World {
             tasks_total: s.workload.tasks,
-            summa: s.workload.summa,
+            amount: s.workload.amount,
             script: s.script.clone(),
             tick: 0,
             rng: Rng::new(s.seed),
@@ -175,7 +175,7 @@ impl World {
             let intent = s.workload.tasks + k;
             for &kind in kinds {
                 let e = self.mint(intent, kind, TaskRef::Given);
-                self.db.preload_event(e, kind, intent, s.workload.summa);
+                self.db.preload_event(e, kind, intent, s.workload.amount);
                 self.auditor.committed(e);
                 self.touched.push(e);
             }

@@ -151,7 +151,7 @@ impl World {
                 );
                 let (e, r) = key.unwrap_or((0, 0));
                 h.write_u64(e as u64 | (r as u64) << 32);
-                h.write_u64(j.event.0 as u64 | (j.summa as u64) << 32);
+                h.write_u64(j.event.0 as u64 | (j.amount as u64) << 32);
             }
             Mem::Client {
                 next,

@@ -15,8 +15,8 @@ impl World {
                     unreachable!()
                 };
                 let e = batch[*pos];
-                let summa = self.db.event_row(e).map_or(0, |r| r.summa);
-                match self.publish_event(i, e, summa) {
+                let amount = self.db.event_row(e).map_or(0, |r| r.summa);
+                match self.publish_event(i, e, amount) {
                     None => self.block(i, Wait::Queue),
                     Some(false) => {
                         // The stream is ordered: retry this event after a pause.

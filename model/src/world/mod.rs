@@ -60,7 +60,8 @@ use std::collections::{BTreeSet, VecDeque};
 pub struct World {
     pub(crate) cfg: Config,
     pub(crate) tasks_total: u32,
-    pub(crate) summa: u32,
+    /// Every event's `malumot.summa` ([`crate::scenario::Workload::amount`]).
+    pub(crate) amount: u32,
     pub(crate) script: Vec<ScriptStmt>,
     pub(crate) tick: u64,
     pub(crate) rng: Rng,
@@ -116,7 +117,7 @@ pub struct World {
 
 clone_reusing!(World {
     tasks_total,
-    summa,
+    amount,
     tick,
     rng,
     db,

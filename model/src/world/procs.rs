@@ -32,7 +32,8 @@ pub struct HeldJob {
     pub key: JobKey,
     pub token: u64,
     pub event: EventId,
-    pub summa: u32,
+    /// The event's `malumot.summa` (the payment exercise's amount).
+    pub amount: u32,
     /// The inbox said "new" (None: not asked yet).
     pub fresh: Option<bool>,
 }

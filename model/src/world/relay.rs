@@ -88,15 +88,15 @@ impl World {
 
     /// Publishing one row; Some(ok) when the call returned, None when it hangs.
     pub(super) fn publish(&mut self, i: usize, row: u32) -> Option<bool> {
-        let (e, summa) = {
+        let (e, amount) = {
             let r = &self.db.outbox[row as usize];
             (r.hodisa, r.summa)
         };
-        self.publish_event(i, e, summa)
+        self.publish_event(i, e, amount)
     }
 
     /// `queue.add` of one event by a relay or the CDC relay.
-    pub(super) fn publish_event(&mut self, i: usize, e: EventId, summa: u32) -> Option<bool> {
+    pub(super) fn publish_event(&mut self, i: usize, e: EventId, amount: u32) -> Option<bool> {
         let pid = Some(ProcId(i as u8));
         if let Some(f) = self
             .publish_failures
@@ -110,7 +110,7 @@ impl World {
             return Some(false);
         }
         let done = match self.cfg.relay.sink {
-            Sink::Queue => self.queue_add(i, e, summa),
+            Sink::Queue => self.queue_add(i, e, amount),
             Sink::Webhook { idempotency_key } => Some(self.webhook_post(i, e, idempotency_key)),
         };
         if done == Some(true) {
@@ -144,9 +144,9 @@ impl World {
     }
 
     /// `queue.add` of one event: Some(added), None when Redis hangs.
-    fn queue_add(&mut self, i: usize, e: EventId, summa: u32) -> Option<bool> {
+    fn queue_add(&mut self, i: usize, e: EventId, amount: u32) -> Option<bool> {
         let pid = Some(ProcId(i as u8));
-        match self.queue.add(e, summa, self.cfg.relay.job_id) {
+        match self.queue.add(e, amount, self.cfg.relay.job_id) {
             AddResult::Created(_) => {
                 self.auditor.queue_add(e, true);
                 self.touched.push(e);

@@ -90,9 +90,9 @@ impl World {
         let Some((key, token)) = self.queue.take(pid) else {
             return;
         };
-        let (event, summa) = {
+        let (event, amount) = {
             let j = self.queue.job(key).expect("taken job");
-            (j.event, j.summa)
+            (j.event, j.amount)
         };
         self.auditor.delivered(event);
         self.touched.push(event);
@@ -102,7 +102,7 @@ impl World {
                 key,
                 token,
                 event,
-                summa,
+                amount,
                 fresh: None,
             }),
         );
@@ -169,7 +169,7 @@ impl World {
         let mode = self.cfg.worker;
         let j = self.job(i);
         let tx = self.procs[i].tx.expect("tx");
-        match self.db.action_insert(tx, j.event, j.summa) {
+        match self.db.action_insert(tx, j.event, j.amount) {
             Exec::Done(()) => {
                 self.log(Some(pid), Some(step), Note::Rows { n: 1 });
                 let n = if mode == InboxOwnTx {

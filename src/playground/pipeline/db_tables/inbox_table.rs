@@ -19,7 +19,7 @@ pub fn InboxTable() -> impl IntoView {
                 .map(|r| {
                     row(
                         r.committed,
-                        r.hodisa.to_string(),
+                        r.event.to_string(),
                         format!("t{}", r.ishlangan),
                         i18n.t(Key::Uncommitted),
                     )

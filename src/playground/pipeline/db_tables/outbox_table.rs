@@ -69,7 +69,7 @@ fn outbox_row(lang: Lang, r: &OutboxView) -> impl IntoView {
     view! {
         <tr class=class data-testid="outbox-row">
             <td>{r.id}</td>
-            <td>{r.hodisa.to_string()}</td>
+            <td>{r.event.to_string()}</td>
             <td>{published}</td>
             <td class="num">{r.urinishlar}</td>
             <td>{state.join(" · ")}</td>

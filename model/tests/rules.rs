@@ -11,8 +11,10 @@ use outbox_model::{preset, presets, Scenario, Step};
 
 #[test]
 fn an_outbox_api_gets_a_relay_and_a_dual_write_none() {
-    let mut c = Config::default();
-    c.relays = 2;
+    let mut c = Config {
+        relays: 2,
+        ..Config::default()
+    };
     c.set_api(ApiMode::DualWriteDbFirst);
     assert_eq!((c.api, c.relays), (ApiMode::DualWriteDbFirst, 0));
     c.set_api(ApiMode::OutboxPool);

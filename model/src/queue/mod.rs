@@ -12,7 +12,8 @@
 //!   next picks it up, without being processed (BullMQ 6.3.16).
 //! - Redis can be down: `add` fails fast, or hangs until Redis is back.
 //! - Redis can restart: without persistence every job and id is gone; with
-//!   `appendonly yes` every job survives as it was.//!
+//!   `appendonly yes` every job survives as it was.
+//!
 //! The queue's state in canonical form, for the explorer's merging, is in `canon.rs`.
 
 mod canon;

@@ -9,19 +9,19 @@
 use leptos::ev;
 use leptos::prelude::*;
 
+use crate::app::door_view::door_view;
+use crate::app::lazy;
+use crate::browser::build_in_turns::use_turns;
 use crate::browser::page_built::announce_built;
-use crate::browser::turns::use_turns;
 use crate::browser::url::{set_url_param, url_param};
-use crate::challenge::door_view::door_view;
-use crate::challenge::lazy;
 use crate::i18n::{tr, Key};
-use crate::playground::chart::Chart;
-use crate::playground::event_log::EventLog;
-use crate::playground::faults::Faults;
-use crate::playground::lifecycle::Lifecycle;
-use crate::playground::modes::Modes;
-use crate::playground::sequence::Sequence;
-use crate::playground::sql_panel::SqlPanel;
+use crate::stage::chart::Chart;
+use crate::stage::event_log::EventLog;
+use crate::stage::faults::Faults;
+use crate::stage::lifecycle::Lifecycle;
+use crate::stage::modes::Modes;
+use crate::stage::sequence::Sequence;
+use crate::stage::sql_panel::SqlPanel;
 
 /// The tabs, in order: the name in the address, and the label.
 pub const TABS: [(&str, Key); 9] = [
@@ -36,7 +36,7 @@ pub const TABS: [(&str, Key); 9] = [
     ("builder", Key::DetailsBuilder),
 ];
 
-/// The panels whose code loads only when they are used (src/challenge/lazy.rs): built
+/// The panels whose code loads only when they are used (`app/lazy.rs`): built
 /// when their tab is first chosen, not in the background after the page, so the first
 /// load neither fetches nor compiles their code.
 const ON_USE: [&str; 2] = ["proof", "builder"];

@@ -1,4 +1,4 @@
-//! Shows a view that comes from behind a door of `lazy.rs`: a line while the challenge
+//! Shows a view that comes from behind a door of `app/lazy.rs`: a line while the challenge
 //! code loads (the first time only: a loaded chunk stays), then the view, or a message
 //! that it could not be loaded — the rest of the page keeps working.
 
@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::future::Future;
 
-use crate::challenge::lazy::Unloaded;
+use crate::app::lazy::Unloaded;
 use crate::i18n::{tr, Key};
 
 pub fn door_view<Fut>(door: impl Fn() -> Fut + Copy + Send + Sync + 'static) -> impl IntoView

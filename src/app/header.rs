@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::app::lang_switch::LangSwitch;
 use crate::i18n::{tr, Key};
-use crate::lang_switch::LangSwitch;
 
 #[component]
 pub fn Header() -> impl IntoView {

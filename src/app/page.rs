@@ -1,55 +1,40 @@
-//! The playground: it builds the run (from a shared link, the saved state, or the default
-//! preset), provides the controller, drives the play loop on animation frames and the
-//! keyboard map, and lays out every panel.
-
-pub mod chart;
-pub mod controls;
-pub mod counters;
-pub mod ctl;
-pub mod details;
-pub mod event_log;
-pub mod faults;
-pub mod help;
-pub mod keyboard;
-pub mod lifecycle;
-pub mod modes;
-pub mod notice_bar;
-pub mod pipeline;
-pub mod play_loop;
-pub mod sequence;
-pub mod settings;
-pub mod sql_panel;
-pub mod startup;
-pub mod warm_up;
+//! The page under the header: it builds the run (from a shared link, the saved state, or
+//! the default preset), provides the controllers (the run's, the lesson's, the open
+//! workshop's), starts the play loop and the keyboard map, wires the features together
+//! (the workshop's card into the lesson panel, the links into the challenge code), and
+//! lays out the stage, the lesson's card and the details tabs.
 
 use leptos::prelude::*;
 
-use crate::browser::turns::use_turns;
+use crate::app::details::DetailsTabs;
+use crate::app::door_view::door_view;
+use crate::app::lazy;
+use crate::browser::build_in_turns::use_turns;
 use crate::browser::url::url_param;
 use crate::challenge::ctl::WorkshopCtl;
+use crate::ctl::play_loop::play_loop;
+use crate::ctl::startup::{listen_for_links, startup};
+use crate::ctl::{Ctl, DEFAULT_PRESET};
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::LessonCtl;
 use crate::lesson::panel::LessonPanel;
 use crate::lesson::presenter;
-use crate::playground::controls::Controls;
-use crate::playground::counters::CountersPanel;
-use crate::playground::ctl::{Ctl, DEFAULT_PRESET};
-use crate::playground::details::DetailsTabs;
-use crate::playground::help::Help;
-use crate::playground::keyboard::keyboard;
-use crate::playground::notice_bar::NoticeBar;
-use crate::playground::pipeline::Pipeline;
-use crate::playground::play_loop::play_loop;
-use crate::playground::settings::restore_settings;
-use crate::playground::startup::{listen_for_links, startup};
-use crate::playground::warm_up::warm_up;
+use crate::stage::controls::Controls;
+use crate::stage::counters::CountersPanel;
+use crate::stage::help::Help;
+use crate::stage::keyboard::keyboard;
+use crate::stage::notice_bar::NoticeBar;
+use crate::stage::pipeline::Pipeline;
+use crate::stage::settings::restore_settings;
+use crate::stage::warm_up::warm_up;
 
 #[component]
 pub fn Playground() -> impl IntoView {
     let i18n = use_i18n();
     let (sim, notice, shared) = startup();
     // A first visit (no link, nothing saved) opens the lesson's step instead.
-    let fresh = notice.is_none() && sim.inputs().is_empty() && sim.scenario.name == DEFAULT_PRESET;
+    let fresh =
+        notice.is_none() && sim.inputs().is_empty() && sim.scenario().name == DEFAULT_PRESET;
     let ctl = Ctl::new(sim);
     provide_context(ctl);
     ctl.notice.set(notice);
@@ -72,12 +57,12 @@ pub fn Playground() -> impl IntoView {
     provide_context(workshop);
     // A challenge link, or the workshop open before the reload, takes the run's place;
     // else a first visit opens the course's step.
-    crate::challenge::start::start(workshop, move || {
+    crate::app::links::start(workshop, move || {
         if fresh {
             lesson.go(lesson.step.get_untracked());
         }
     });
-    crate::challenge::start::listen_for_links(workshop);
+    crate::app::links::listen_for_links(workshop);
     // Presenter mode restyles the whole page (high contrast, large type, fewer panels).
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {
@@ -114,7 +99,10 @@ pub fn Playground() -> impl IntoView {
                 </Show>
             </div>
             <aside class="stage-side" aria-labelledby="course-heading">
-                <LessonPanel/>
+                <LessonPanel
+                    workshop_open=Signal::derive(move || workshop.open.with(Option::is_some))
+                    workshop_card=|| door_view(lazy::workshop_step)
+                />
             </aside>
         </div>
         <Show when=shown(3)>

@@ -1,4 +1,4 @@
-//! Turns: a count that grows by one per drawn frame, from 0 to `count`, in the style of
+//! Building in turns (`use_turns`): a count that grows by one per drawn frame, from 0 to `count`, in the style of
 //! leptos-use's hooks. A component builds its parts one per turn instead of all in the
 //! task that mounts it, so no single task blocks the page for long (Lighthouse's total
 //! blocking time counts every task past 50 ms, at 4× the CPU time on its mobile preset).
@@ -14,8 +14,8 @@
 
 use leptos::prelude::*;
 
-use crate::browser::frames::owner_alive;
-use crate::browser::raf::after_next_paint;
+use crate::browser::frame_loop::after_next_paint;
+use crate::browser::slices::owner_alive;
 
 /// How long a turn waits for a frame before it goes on without one: a hidden tab draws
 /// no frames, and the page must still be built when it is shown.

@@ -1,4 +1,5 @@
-//! Frame slicing (this was `jobs.rs`: "job" means a queue job in this domain). Long model
+//! Work in slices (this was `jobs.rs`, then `frames.rs`: "job" means a queue job in this
+//! domain, and the frames themselves are `frame_loop.rs`'s). Long model
 //! work run in slices, so the page keeps drawing while it works: the work gets a
 //! few milliseconds at a time and says whether it has more to do. It stops when its
 //! owner goes (`on_cleanup`).
@@ -16,7 +17,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::raf::request_frames;
+use crate::browser::frame_loop::request_frames;
 
 /// Milliseconds of model work per frame (a 60 Hz frame is 16.7 ms: the rest draws).
 pub const SLICE_MS: f64 = 10.0;
@@ -75,7 +76,7 @@ pub fn run_in_tasks(owner: Rc<Cell<bool>>, work: impl FnMut(f64) -> bool + 'stat
 }
 
 /// Calls `work(deadline_ms)` once per animation frame until it returns false or `owner`
-/// turns false; the work is dropped then (see [`crate::browser::raf`]).
+/// turns false; the work is dropped then (see [`crate::browser::frame_loop`]).
 pub fn run_in_frames(owner: Rc<Cell<bool>>, mut work: impl FnMut(f64) -> bool + 'static) {
     request_frames(move |_ts| owner.get() && work(now_ms() + SLICE_MS));
 }

@@ -3,14 +3,18 @@
 //! read snapshots from the memos here and call these methods; none of them changes the
 //! world any other way.
 
+pub mod play_loop;
+pub mod share;
+pub mod startup;
+
 use leptos::prelude::*;
 use outbox_model::view::{self, ProcView, QueueView, TablesView};
-use outbox_model::{preset, Action, Counters, Scenario};
+use outbox_model::{preset, Action, Counters, Scenario, World};
 
 use crate::browser::storage;
 use crate::i18n::{Key, Reason};
 use crate::run::link;
-use crate::run::sim::Sim;
+use crate::run::sim::{Input, Sample, Sim};
 
 /// Steps per second of each speed setting; the last one is "as fast as it goes".
 pub const SPEEDS: [u32; 8] = [1, 3, 10, 30, 100, 300, 1000, u32::MAX];
@@ -62,20 +66,23 @@ pub const QUEUE_PER_STATE: usize = 3;
 
 #[derive(Clone, Copy)]
 pub struct Ctl {
-    pub sim: StoredValue<Sim>,
+    /// Private: components read the run through the `with_*` methods and change it only
+    /// through the operations below, which tell the panels and save it.
+    sim: StoredValue<Sim>,
     /// Bumped after every change of the world (every animation frame while playing).
     pub frame: RwSignal<u64>,
-    /// Bumped at most twice a second while playing, and after every single change when
-    /// not: the chart, the lesson's checks and the spoken counters follow this one.
-    pub slow: RwSignal<u64>,
-    /// The event log, the lifecycle, the sequence diagram and the trace files' share of
-    /// `slow`.
-    pub slow_log: RwSignal<u64>,
-    /// The process cards' and the enabled buttons' share of `slow`, and the tables' and
-    /// the queue's: while playing, the four are bumped on four successive frames, so no
-    /// single frame redraws every heavy panel (see [`Ctl::changed_part`]).
-    slow_cards: RwSignal<u64>,
-    slow_tables: RwSignal<u64>,
+    /// The heavier panels' beats: each is bumped at most twice a second while playing
+    /// (see [`Ctl::changed_part`]), and after every single change when not. This one is
+    /// the summaries': the chart, the lesson's checks and the spoken counters.
+    pub summary_beat: RwSignal<u64>,
+    /// The history's beat: the event log, the lifecycle, the sequence diagram and the
+    /// trace files.
+    pub history_beat: RwSignal<u64>,
+    /// The process cards' and the enabled buttons' beat, and the tables' and the queue's:
+    /// while playing, the four beats fall on four successive frames, so no single frame
+    /// redraws every heavy panel.
+    cards_beat: RwSignal<u64>,
+    tables_beat: RwSignal<u64>,
     /// Bumped when the scenario is replaced (the set of processes may change).
     pub scenario_version: RwSignal<u64>,
     pub playing: RwSignal<bool>,
@@ -109,39 +116,39 @@ impl Ctl {
     pub fn new(sim: Sim) -> Ctl {
         let sim = StoredValue::new(sim);
         let frame = RwSignal::new(0u64);
-        let slow = RwSignal::new(0u64);
-        let slow_log = RwSignal::new(0u64);
-        let slow_cards = RwSignal::new(0u64);
-        let slow_tables = RwSignal::new(0u64);
+        let summary_beat = RwSignal::new(0u64);
+        let history_beat = RwSignal::new(0u64);
+        let cards_beat = RwSignal::new(0u64);
+        let tables_beat = RwSignal::new(0u64);
         let counters = Memo::new(move |_| {
             frame.track();
-            sim.with_value(|s| s.world.counters())
+            sim.with_value(|s| s.world().counters())
         });
-        // Process cards and the buttons they enable follow the slow signal: every change
+        // Process cards and the buttons they enable follow their beat: every change
         // when a user acts, a few times a second while playing.
         let procs = Memo::new(move |_| {
-            slow_cards.track();
-            sim.with_value(|s| view::procs(&s.world))
+            cards_beat.track();
+            sim.with_value(|s| view::procs(s.world()))
         });
         let enabled = Memo::new(move |_| {
-            slow_cards.track();
-            sim.with_value(|s| s.world.enabled())
+            cards_beat.track();
+            sim.with_value(|s| s.world().enabled())
         });
         let tables = Memo::new(move |_| {
-            slow_tables.track();
-            sim.with_value(|s| view::tables(&s.world, TABLE_HEAD, TABLE_RECENT))
+            tables_beat.track();
+            sim.with_value(|s| view::tables(s.world(), TABLE_HEAD, TABLE_RECENT))
         });
         let queue = Memo::new(move |_| {
-            slow_tables.track();
-            sim.with_value(|s| view::queue(&s.world, QUEUE_PER_STATE))
+            tables_beat.track();
+            sim.with_value(|s| view::queue(s.world(), QUEUE_PER_STATE))
         });
         Ctl {
             sim,
             frame,
-            slow,
-            slow_log,
-            slow_cards,
-            slow_tables,
+            summary_beat,
+            history_beat,
+            cards_beat,
+            tables_beat,
             scenario_version: RwSignal::new(0),
             playing: RwSignal::new(false),
             speed: RwSignal::new(DEFAULT_SPEED),
@@ -166,10 +173,10 @@ impl Ctl {
     pub fn changed(&self, all: bool) {
         self.frame.update(|f| *f += 1);
         if all {
-            self.slow_cards.update(|f| *f += 1);
-            self.slow_tables.update(|f| *f += 1);
-            self.slow.update(|f| *f += 1);
-            self.slow_log.update(|f| *f += 1);
+            self.cards_beat.update(|f| *f += 1);
+            self.tables_beat.update(|f| *f += 1);
+            self.summary_beat.update(|f| *f += 1);
+            self.history_beat.update(|f| *f += 1);
         }
     }
 
@@ -177,24 +184,70 @@ impl Ctl {
     pub const PARTS: u8 = 4;
 
     /// Tells the counters, and one part of the heavier panels (0: the chart and the rest
-    /// following `slow`; 1: the process cards; 2: the tables and the queue; 3: the log and
-    /// the rest following `slow_log`), that the world changed.
+    /// following `summary_beat`; 1: the process cards; 2: the tables and the queue; 3: the
+    /// log and the rest following `history_beat`), that the world changed.
     pub fn changed_part(&self, part: u8) {
         self.frame.update(|f| *f += 1);
         match part {
-            0 => self.slow.update(|f| *f += 1),
-            1 => self.slow_cards.update(|f| *f += 1),
-            2 => self.slow_tables.update(|f| *f += 1),
-            _ => self.slow_log.update(|f| *f += 1),
+            0 => self.summary_beat.update(|f| *f += 1),
+            1 => self.cards_beat.update(|f| *f += 1),
+            2 => self.tables_beat.update(|f| *f += 1),
+            _ => self.history_beat.update(|f| *f += 1),
         }
     }
 
     pub fn scenario(&self) -> Scenario {
-        self.sim.with_value(|s| s.scenario.clone())
+        self.sim.with_value(|s| s.scenario().clone())
+    }
+
+    /// Reads the world now (untracked: track a signal first to follow it).
+    pub fn with_world<R>(&self, f: impl FnOnce(&World) -> R) -> R {
+        self.sim.with_value(|s| f(s.world()))
+    }
+
+    /// Reads the run's scenario (untracked: track `scenario_version` to follow it).
+    pub fn with_scenario<R>(&self, f: impl FnOnce(&Scenario) -> R) -> R {
+        self.sim.with_value(|s| f(s.scenario()))
+    }
+
+    /// Reads the run's log (untracked).
+    pub fn with_inputs<R>(&self, f: impl FnOnce(&[Input]) -> R) -> R {
+        self.sim.with_value(|s| f(s.inputs()))
+    }
+
+    /// Reads the counters sampled along the run (untracked).
+    pub fn with_samples<R>(&self, f: impl FnOnce(&[Sample]) -> R) -> R {
+        self.sim.with_value(|s| f(s.samples()))
+    }
+
+    /// Reads the whole run, for what is made of all of it (a trace file).
+    pub fn with_sim<R>(&self, f: impl FnOnce(&Sim) -> R) -> R {
+        self.sim.with_value(f)
+    }
+
+    /// The stage shows a preset as shipped with no action taken: replacing it loses
+    /// nothing.
+    pub fn untouched(&self) -> bool {
+        self.sim.with_value(|s| {
+            s.inputs().is_empty() && preset(&s.scenario().name).is_some_and(|p| &p == s.scenario())
+        })
     }
 
     pub fn finished(&self) -> bool {
         self.sim.with_value(|s| s.finished())
+    }
+
+    /// The run's position and length, tracked: a closure reading it follows every change
+    /// of the world.
+    pub fn position_tracked(&self) -> (u64, u64) {
+        self.frame.track();
+        self.sim.with_value(|s| (s.pos(), s.total()))
+    }
+
+    /// Whether the run has finished, tracked like [`Ctl::position_tracked`].
+    pub fn finished_tracked(&self) -> bool {
+        self.frame.track();
+        self.finished()
     }
 
     /// Replaces the run with a fresh one of `scenario` (checked first).

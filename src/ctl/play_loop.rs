@@ -5,9 +5,9 @@
 
 use leptos::prelude::*;
 
-use crate::browser::frames::now_ms;
-use crate::browser::raf::use_raf_fn;
-use crate::playground::ctl::{Ctl, SPEEDS};
+use crate::browser::frame_loop::use_raf_fn;
+use crate::browser::slices::now_ms;
+use crate::ctl::{Ctl, SPEEDS};
 
 /// Model time per animation frame at full speed: what is left of a 60 Hz frame goes to
 /// drawing. 2 ms since the stage (#17): it draws the cards, tokens, counters and the
@@ -15,7 +15,7 @@ use crate::playground::ctl::{Ctl, SPEEDS};
 const FRAME_BUDGET_MS: f64 = 2.0;
 /// How often the heavier panels follow while playing (twice a second: each redraw is a
 /// long frame, and the counters and tokens already move every frame).
-const SLOW_PANEL_MS: f64 = 500.0;
+const HEAVY_PANELS_MS: f64 = 500.0;
 /// Model time on a frame that also redraws the heavier panels: the redraw takes most of
 /// the frame, so the model yields to it.
 const SLOW_FRAME_MODEL_MS: f64 = 0.5;
@@ -45,7 +45,7 @@ struct PlayLoop {
     last_frame_ms: Option<f64>,
     /// Ticks owed at a fixed speed, carried to the next frame.
     backlog_ticks: f64,
-    last_slow_ms: f64,
+    last_heavy_ms: f64,
     last_copy_ms: f64,
     was_playing: bool,
     first_frames: u8,
@@ -60,7 +60,7 @@ impl PlayLoop {
             ctl,
             last_frame_ms: None,
             backlog_ticks: 0.0,
-            last_slow_ms: 0.0,
+            last_heavy_ms: 0.0,
             last_copy_ms: f64::NEG_INFINITY,
             was_playing: false,
             first_frames: 0,
@@ -89,7 +89,7 @@ impl PlayLoop {
             // big copy wait their periods, and stay off the first frames (slow already:
             // they draw the new state of the controls, and the browser is still compiling
             // the code for playing).
-            self.last_slow_ms = ts;
+            self.last_heavy_ms = ts;
             self.last_copy_ms = ts;
             self.first_frames = FIRST_FRAMES;
         }
@@ -98,7 +98,7 @@ impl PlayLoop {
         let rate = SPEEDS[ctl.speed.get_untracked().min(SPEEDS.len() - 1)];
         let may_copy = rate != u32::MAX || ts - self.last_copy_ms >= BIG_COPY_EVERY_MS;
         let copied = self.take_due_copy(ts, may_copy);
-        let heavy = !copied && (self.part > 0 || ts - self.last_slow_ms >= SLOW_PANEL_MS);
+        let heavy = !copied && (self.part > 0 || ts - self.last_heavy_ms >= HEAVY_PANELS_MS);
         // The model still moves on those frames: a frame that changes nothing on screen
         // is not drawn, and the next one waits for the display's tick.
         let budget = if copied {
@@ -170,7 +170,7 @@ impl PlayLoop {
             let _ = ctl.save();
         } else if heavy {
             if self.part == 0 {
-                self.last_slow_ms = ts;
+                self.last_heavy_ms = ts;
             }
             ctl.changed_part(self.part);
             self.part = (self.part + 1) % Ctl::PARTS;

@@ -1,11 +1,12 @@
 //! Share: the run's link (or a challenge's, `src/challenge/`) in the address bar and on
-//! the clipboard, and shown to copy by hand.
+//! the clipboard; the field that shows it to copy by hand is the stage's
+//! (`stage/controls/share_link.rs`).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
-use crate::i18n::{use_i18n, Key};
-use crate::playground::ctl::{use_ctl, Ctl, Notice};
+use crate::ctl::{Ctl, Notice};
+use crate::i18n::Key;
 use crate::run::link::LONG_LINK;
 
 /// Puts the run's link in the address bar and on the clipboard. "Copied" is said only
@@ -81,25 +82,4 @@ fn js_reason(e: &JsValue) -> String {
         .map(|d| format!("{}: {}", d.name(), d.message()))
         .or_else(|| e.as_string())
         .unwrap_or_else(|| "the clipboard refused".to_string())
-}
-
-/// The last share link made, in a field (shown so it can be copied by hand).
-#[component]
-pub fn ShareLink() -> impl IntoView {
-    let ctl = use_ctl();
-    let i18n = use_i18n();
-    view! {
-        {move || {
-            ctl.share_link
-                .get()
-                .map(|url| {
-                    view! {
-                        <label class="controls__field controls__link">
-                            <span>{i18n.t(Key::Share)}</span>
-                            <input type="text" readonly=true data-testid="share-url" prop:value=url/>
-                        </label>
-                    }
-                })
-        }}
-    }
 }

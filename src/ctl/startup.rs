@@ -12,8 +12,8 @@ use leptos::prelude::*;
 
 use crate::browser::storage::{self, before_link_key, corrupt_key, pending_key, KEY};
 use crate::browser::url::clear_fragment;
+use crate::ctl::{Ctl, Notice, DEFAULT_PRESET};
 use crate::i18n::{Key, Reason};
-use crate::playground::ctl::{Ctl, Notice, DEFAULT_PRESET};
 use crate::run::link;
 use crate::run::sim::Sim;
 
@@ -88,7 +88,7 @@ pub fn open_link(hash: &str) -> Result<(Sim, Option<Notice>), Notice> {
     // Say whose run this is (#24): its scenario and length, and that it leaves the
     // opener's lesson progress alone.
     let what = Reason::new(Key::SharedRunWhat)
-        .arg("scenario", &sim.scenario.name)
+        .arg("scenario", &sim.scenario().name)
         .arg("n", sim.total());
     let notice = match keep_saved_before_link(&link::to_json(&sim.to_run())) {
         Some(n) => Notice {

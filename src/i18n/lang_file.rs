@@ -4,7 +4,8 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::i18n::{table, Lang};
+use crate::i18n::lang::Lang;
+use crate::i18n::table;
 
 /// The longest language file accepted (the largest is ~60 KB): a misconfigured server
 /// answering with something huge is refused before it is parsed.

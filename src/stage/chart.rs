@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::ctl::use_ctl;
 use crate::run::sim::Sample;
 
 const W: u64 = 300;
@@ -63,9 +63,8 @@ pub fn Chart() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     let lines = move || {
-        ctl.slow.track();
-        ctl.sim.with_value(|sim| {
-            let samples = sim.samples();
+        ctl.summary_beat.track();
+        ctl.with_samples(|samples| {
             let max_y = samples
                 .iter()
                 .flat_map(|s| SERIES.iter().map(move |r| (r.get)(s)))

@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use outbox_model::Counters;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::ctl::use_ctl;
 
 /// One counter tile: its JSON name (for tests), label, tone, and how to read it.
 struct Tile {
@@ -151,8 +151,7 @@ pub fn CountersPanel() -> impl IntoView {
     let i18n = use_i18n();
     let canon = move || {
         ctl.scenario_version.track();
-        ctl.sim
-            .with_value(|s| s.scenario.name.starts_with("canon-"))
+        ctl.with_scenario(|s| s.name.starts_with("canon-"))
     };
     let line = move || {
         canon().then(|| {
@@ -162,9 +161,9 @@ pub fn CountersPanel() -> impl IntoView {
                 .replace("{q}", &c.queue_jobs.to_string())
         })
     };
-    // Spoken only when a harm counter changes, and at the slow panels' pace.
+    // Spoken only when a harm counter changes, and at the summaries' beat.
     let announce = Memo::new(move |_| {
-        ctl.slow.track();
+        ctl.summary_beat.track();
         let c = ctl.counters.get_untracked();
         (
             c.lost,

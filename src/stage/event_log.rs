@@ -6,9 +6,9 @@ use outbox_model::view::note_event;
 use outbox_model::world::Wait;
 use outbox_model::{EventId, World};
 
+use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::words::{actor, note_text, proc_name, step_name};
 use crate::i18n::{tr, use_i18n, Key, Lang};
-use crate::playground::ctl::{use_ctl, Ctl};
 
 /// Entries shown (the model keeps more).
 const SHOWN: usize = 30;
@@ -18,9 +18,9 @@ pub fn EventLog() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     let entries = move || {
-        ctl.slow_log.track();
+        ctl.history_beat.track();
         let lang = i18n.lang();
-        ctl.sim.with_value(|sim| entries_of(lang, &sim.world))
+        ctl.with_world(|w| entries_of(lang, w))
     };
     let rows = move || {
         let v = entries();

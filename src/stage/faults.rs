@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use outbox_model::Action;
 
+use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::{tr, Key};
-use crate::playground::ctl::{use_ctl, Ctl};
 
 /// A labelled number field bound to `value`, never below `min`.
 fn number_field(testid: &'static str, label: Key, min: u64, value: RwSignal<u64>) -> impl IntoView {

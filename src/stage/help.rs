@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::ctl::use_ctl;
 
 const KEYS: [Key; 11] = [
     Key::HelpSpace,

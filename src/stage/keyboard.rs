@@ -6,7 +6,7 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use crate::browser::keys::page_key_target;
-use crate::playground::ctl::{Ctl, SPEEDS};
+use crate::ctl::{Ctl, SPEEDS};
 
 /// Space, `.`, `,`, `k`, `?`, the arrows, `+` / `-` and Escape, unless the user is typing
 /// in a field. Escape closes the help only: it is the topmost dialog, and leaving presenter

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 use outbox_model::view;
 use outbox_model::EventId;
 
+use crate::ctl::use_ctl;
 use crate::i18n::words::{class_name, note_text, proc_name};
 use crate::i18n::{tr, use_i18n, I18n, Key, Lang};
-use crate::playground::ctl::use_ctl;
 
 /// The outbox row's facts, joined into one line.
 fn outbox_text(i18n: I18n, lang: Lang, r: &view::OutboxView) -> String {
@@ -77,12 +77,9 @@ pub fn Lifecycle() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     let life = move || {
-        ctl.slow_log.track();
+        ctl.history_beat.track();
         let e = ctl.selected_event.get()?;
-        Some(
-            ctl.sim
-                .with_value(|s| view::lifecycle(&s.world, EventId(e))),
-        )
+        Some(ctl.with_world(|w| view::lifecycle(w, EventId(e))))
     };
     let body = move || {
         let lang = i18n.lang();

@@ -7,8 +7,8 @@ use outbox_model::db::LockMode;
 use outbox_model::scenario::{ApiMode, RelayMode, WorkerMode};
 use outbox_model::Scenario;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::ctl::use_ctl;
 use crate::run::sim::MAX_PAGE_TASKS;
 
 const API_MODES: [(ApiMode, Key); 4] = [
@@ -47,7 +47,7 @@ fn choice<T: Copy + PartialEq + Send + Sync + 'static>(
     let i18n = use_i18n();
     let current = move || {
         ctl.scenario_version.track();
-        ctl.sim.with_value(|s| get(&s.scenario))
+        ctl.with_scenario(get)
     };
     view! {
         <label class="modes__field">
@@ -89,7 +89,7 @@ fn number(
     let i18n = use_i18n();
     let current = move || {
         ctl.scenario_version.track();
-        ctl.sim.with_value(|s| get(&s.scenario).to_string())
+        ctl.with_scenario(|s| get(s).to_string())
     };
     view! {
         <label class="modes__field">
@@ -121,7 +121,7 @@ fn flag(
     let i18n = use_i18n();
     let current = move || {
         ctl.scenario_version.track();
-        ctl.sim.with_value(|s| get(&s.scenario))
+        ctl.with_scenario(get)
     };
     view! {
         <label class="modes__flag">
@@ -137,7 +137,7 @@ fn flag(
 }
 
 /// A fresh run of the current scenario with one setting changed.
-fn change(ctl: crate::playground::ctl::Ctl, edit: impl FnOnce(&mut Scenario)) {
+fn change(ctl: crate::ctl::Ctl, edit: impl FnOnce(&mut Scenario)) {
     let mut s = ctl.scenario();
     edit(&mut s);
     s.name = "custom".into();

@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 
+use crate::ctl::startup::restore_before_link;
+use crate::ctl::use_ctl;
 use crate::i18n::{use_i18n, Key};
-use crate::playground::ctl::use_ctl;
-use crate::playground::startup::restore_before_link;
 use crate::run::link::LONG_LINK;
 
 /// Selects a focused field's text, ready to copy.

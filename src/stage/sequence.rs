@@ -15,9 +15,9 @@ use outbox_model::world::{LogEntry, Note};
 use outbox_model::{EventId, Step, World};
 
 use crate::browser::url::data_url;
+use crate::ctl::{use_ctl, SPEEDS};
 use crate::i18n::words::{proc_name, step_name};
 use crate::i18n::{t, tr, use_i18n, Key, Lang};
-use crate::playground::ctl::{use_ctl, SPEEDS};
 
 /// Rows drawn at most (the newest ones).
 pub const MAX_ROWS: usize = 80;
@@ -247,12 +247,12 @@ pub fn Sequence() -> impl IntoView {
     // Redrawn on every change when stepping, and not while the model runs faster than a
     // reader could follow (the diagram would only cost frames).
     let drawing = Memo::new(move |prev: Option<&String>| {
-        ctl.slow_log.track();
+        ctl.history_beat.track();
         let lang = i18n.lang();
         let fast = ctl.playing.get() && SPEEDS[ctl.speed.get().min(SPEEDS.len() - 1)] > 30;
         match prev {
             Some(p) if fast => p.clone(),
-            _ => ctl.sim.with_value(|s| svg(lang, &s.world)),
+            _ => ctl.with_world(|w| svg(lang, w)),
         }
     });
     view! {

@@ -4,8 +4,8 @@ use leptos::prelude::*;
 
 use crate::browser::storage;
 use crate::browser::url::url_param;
+use crate::ctl::{Ctl, SPEEDS};
 use crate::i18n::{I18n, Key, Lang, Reason};
-use crate::playground::ctl::{Ctl, SPEEDS};
 
 /// Brings back the saved language and speed, and keeps them saved from now on. A corrupt
 /// entry is reported (unless a worse notice is already up) and kept under

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
+use crate::ctl::use_ctl;
 use crate::i18n::words::{proc_name, step_name};
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::ctl::use_ctl;
 
 #[component]
 pub fn SqlPanel() -> impl IntoView {

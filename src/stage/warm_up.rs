@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 use outbox_model::view;
 
-use crate::browser::frames::{now_ms, owner_alive, run_in_frames};
-use crate::playground::ctl::{Ctl, QUEUE_PER_STATE, TABLE_HEAD, TABLE_RECENT};
+use crate::browser::slices::{now_ms, owner_alive, run_in_frames};
+use crate::ctl::{Ctl, QUEUE_PER_STATE, TABLE_HEAD, TABLE_RECENT};
 use crate::run::sim::Sim;
 
 /// Tasks in the warm-up's copy of the scenario, and its model time in all.
@@ -46,7 +46,7 @@ pub fn warm_up(ctl: Ctl) {
         while more && now_ms() < end {
             more = sim.ticks(64) == 64 && !sim.finished();
             // What the panels read while playing, so that code is compiled too.
-            let w = &sim.world;
+            let w = sim.world();
             std::hint::black_box((
                 w.counters(),
                 view::procs(w),

@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
+use crate::ctl::use_ctl;
 use crate::i18n::words::{preset_names, preset_text};
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::ctl::use_ctl;
 
 #[component]
 pub fn ScenarioPicker() -> impl IntoView {
@@ -12,7 +12,7 @@ pub fn ScenarioPicker() -> impl IntoView {
     let i18n = use_i18n();
     let scenario_name = move || {
         ctl.scenario_version.track();
-        ctl.sim.with_value(|s| s.scenario.name.clone())
+        ctl.with_scenario(|s| s.name.clone())
     };
     let summary = move || {
         let name = scenario_name();
@@ -20,7 +20,7 @@ pub fn ScenarioPicker() -> impl IntoView {
     };
     let seed = move || {
         ctl.scenario_version.track();
-        ctl.sim.with_value(|s| s.scenario.seed.to_string())
+        ctl.with_scenario(|s| s.seed.to_string())
     };
     let options = move || {
         let lang = i18n.lang();

@@ -3,22 +3,21 @@
 
 use leptos::prelude::*;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::controls::{finished, pos};
-use crate::playground::ctl::use_ctl;
 
 #[component]
 pub fn Timeline() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
-    let pos = move || pos(ctl);
+    let pos = move || ctl.position_tracked();
     let timeline_text = move || {
         let (p, t) = pos();
         i18n.t(Key::TimelineValue)
             .replace("{pos}", &p.to_string())
             .replace("{total}", &t.to_string())
     };
-    let finished = move || finished(ctl);
+    let finished = move || ctl.finished_tracked();
     view! {
         <div class="controls__row">
             <label class="controls__field controls__timeline">

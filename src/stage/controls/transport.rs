@@ -3,10 +3,9 @@
 
 use leptos::prelude::*;
 
+use crate::ctl::share::share;
+use crate::ctl::{use_ctl, SPEEDS};
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::controls::share::share;
-use crate::playground::controls::{finished, pos};
-use crate::playground::ctl::{use_ctl, SPEEDS};
 
 #[component]
 pub fn Transport() -> impl IntoView {
@@ -20,7 +19,7 @@ pub fn Transport() -> impl IntoView {
             i18n.tn(Key::SpeedPerSecond, u64::from(s))
         }
     };
-    let finished = move || finished(ctl);
+    let finished = move || ctl.finished_tracked();
     view! {
         <div class="controls__row">
             <button
@@ -39,7 +38,7 @@ pub fn Transport() -> impl IntoView {
             <button
                 type="button"
                 data-testid="step-back"
-                disabled=move || pos(ctl).0 == 0
+                disabled=move || ctl.position_tracked().0 == 0
                 on:click=move |_| ctl.back()
             >
                 {tr(Key::StepBack)}

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, Key};
-use crate::playground::ctl::use_ctl;
 
 #[component]
 pub fn BusinessEffects() -> impl IntoView {

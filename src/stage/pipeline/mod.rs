@@ -5,6 +5,7 @@
 pub mod arrow;
 pub mod business_effects;
 pub mod db_tables;
+pub mod fnv;
 pub mod process_card;
 pub mod queue_view;
 pub mod tokens;
@@ -12,14 +13,15 @@ pub mod tokens;
 use leptos::prelude::*;
 use outbox_model::world::ProcKind;
 
+use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::{tr, Key};
-use crate::playground::ctl::{use_ctl, Ctl};
-use crate::playground::pipeline::arrow::{Arrow, Lane, Token, Tokens};
-use crate::playground::pipeline::business_effects::BusinessEffects;
-use crate::playground::pipeline::db_tables::DbTables;
-use crate::playground::pipeline::process_card::ProcessCard;
-use crate::playground::pipeline::queue_view::QueueView;
-use crate::playground::pipeline::tokens::spawn_tokens;
+use crate::stage::pipeline::arrow::{Arrow, Lane, Token, Tokens};
+use crate::stage::pipeline::business_effects::BusinessEffects;
+use crate::stage::pipeline::db_tables::DbTables;
+use crate::stage::pipeline::fnv::fnv_hash;
+use crate::stage::pipeline::process_card::ProcessCard;
+use crate::stage::pipeline::queue_view::QueueView;
+use crate::stage::pipeline::tokens::spawn_tokens;
 
 #[component]
 pub fn Pipeline() -> impl IntoView {
@@ -89,33 +91,13 @@ pub fn Pipeline() -> impl IntoView {
 /// The names of the processes of one kind; the set changes only with the scenario.
 fn proc_names(ctl: Ctl, kind: ProcKind) -> Vec<String> {
     ctl.scenario_version.track();
-    ctl.sim.with_value(|s| {
-        s.world
-            .procs()
+    ctl.with_world(|w| {
+        w.procs()
             .iter()
             .filter(|p| p.kind == kind)
             .map(|p| p.name.clone())
             .collect::<Vec<_>>()
     })
-}
-
-/// A 64-bit FNV-1a hash of `value`: what a memo keeps instead of the value itself (a
-/// memo of a `Vec<String>` or a `Vec<Step>` costs ~1 KB of the size cap each).
-pub(crate) fn fnv_hash<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
-    struct Fnv(u64);
-    impl std::hash::Hasher for Fnv {
-        fn finish(&self) -> u64 {
-            self.0
-        }
-        fn write(&mut self, bytes: &[u8]) {
-            for b in bytes {
-                self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-    }
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-    value.hash(&mut h);
-    std::hash::Hasher::finish(&h)
 }
 
 /// A card for every process of one kind (redrawn when the scenario changes).

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 use outbox_model::queue::{Health, JobState};
 use outbox_model::view::JobView;
 
+use crate::ctl::use_ctl;
 use crate::i18n::words::proc_name;
 use crate::i18n::{t, use_i18n, Key, Lang};
-use crate::playground::ctl::use_ctl;
 
 const STATES: [(JobState, Key, &str); 4] = [
     (JobState::Waiting, Key::QWaiting, "waiting"),

@@ -8,10 +8,10 @@ use leptos::prelude::*;
 use outbox_model::world::{LogEntry, Note, ProcKind};
 use outbox_model::World;
 
-use crate::browser::frames::now_ms;
+use crate::browser::slices::now_ms;
+use crate::ctl::{use_ctl, DEFAULT_SPEED};
 use crate::i18n::{use_i18n, Key};
-use crate::playground::ctl::{use_ctl, DEFAULT_SPEED};
-use crate::playground::pipeline::arrow::{Lane, Token};
+use crate::stage::pipeline::arrow::{Lane, Token};
 
 /// Tokens alive per arrow, and how long one takes to cross.
 const PER_LANE: usize = 3;
@@ -42,8 +42,7 @@ pub fn spawn_tokens(tokens: RwSignal<Vec<Token>>) {
                 born: now,
             });
         };
-        ctl.sim.with_value(|sim| {
-            let w = &sim.world;
+        ctl.with_world(|w| {
             if w.tick() < seen_tick {
                 seen_tick = 0; // the timeline went back
                 seen_lost = lost;

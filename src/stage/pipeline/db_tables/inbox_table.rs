@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::ctl::use_ctl;
-use crate::playground::pipeline::db_tables::{count, row};
+use crate::stage::pipeline::db_tables::cells::{count, row};
 
 #[component]
 pub fn InboxTable() -> impl IntoView {

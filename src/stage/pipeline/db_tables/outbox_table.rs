@@ -4,10 +4,10 @@
 use leptos::prelude::*;
 use outbox_model::view::OutboxView;
 
+use crate::ctl::use_ctl;
 use crate::i18n::words::proc_name;
 use crate::i18n::{t, tr, use_i18n, Key, Lang};
-use crate::playground::ctl::use_ctl;
-use crate::playground::pipeline::db_tables::count;
+use crate::stage::pipeline::db_tables::cells::count;
 
 #[component]
 pub fn OutboxTable() -> impl IntoView {

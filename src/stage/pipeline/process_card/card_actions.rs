@@ -4,9 +4,9 @@
 use leptos::prelude::*;
 use outbox_model::Action;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, Key};
-use crate::playground::ctl::use_ctl;
-use crate::playground::pipeline::process_card::Rule;
+use crate::stage::pipeline::process_card::kill_rule::Rule;
 
 #[component]
 pub fn CardActions(name: String, rule: RwSignal<Rule>) -> impl IntoView {

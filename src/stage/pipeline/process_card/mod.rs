@@ -5,57 +5,21 @@
 //! the dimmed card) even when the run plays too fast to see the dead state itself.
 
 pub mod card_actions;
+pub mod kill_rule;
 pub mod program_step;
+pub mod step_id;
 
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use outbox_model::scenario::When;
 use outbox_model::view::ProcView;
-use outbox_model::Step;
 
-use crate::browser::frames::now_ms;
+use crate::browser::slices::now_ms;
+use crate::ctl::use_ctl;
 use crate::i18n::words::proc_name;
 use crate::i18n::{t, tr, use_i18n, Key, Lang};
-use crate::playground::ctl::use_ctl;
-use crate::playground::pipeline::process_card::card_actions::CardActions;
-use crate::playground::pipeline::process_card::program_step::ProgramStep;
-
-/// A step's id in test ids: its name in the model's JSON (`queue_add`), `script-0` for a
-/// psql statement.
-pub fn step_id(step: Step) -> String {
-    use Step::*;
-    let id = match step {
-        Script(i) => return format!("script-{i}"),
-        Send => "send",
-        Await => "await",
-        Begin => "begin",
-        InsertTask => "insert_task",
-        InsertEvent => "insert_event",
-        Commit => "commit",
-        QueueAdd => "queue_add",
-        Respond => "respond",
-        SelectBatch => "select_batch",
-        Publish => "publish",
-        MarkPublished => "mark_published",
-        MarkFailed => "mark_failed",
-        Rollback => "rollback",
-        Fetch => "fetch",
-        InboxCheck => "inbox_check",
-        InboxInsert => "inbox_insert",
-        Action => "action",
-        ExternalCall => "external_call",
-        BeginSecond => "begin_second",
-        CommitSecond => "commit_second",
-        Complete => "complete",
-        InsertKey => "insert_key",
-        DeadLetter => "dead_letter",
-        ReadWal => "read_wal",
-        SaveOffset => "save_offset",
-        CleanOutbox => "clean_outbox",
-        CleanInbox => "clean_inbox",
-    };
-    id.to_string()
-}
+use crate::stage::pipeline::process_card::card_actions::CardActions;
+use crate::stage::pipeline::process_card::kill_rule::Rule;
+use crate::stage::pipeline::process_card::program_step::ProgramStep;
 
 /// How long a card shows a death: long enough to see at full speed, where a process can
 /// die and restart within one frame.
@@ -108,28 +72,28 @@ fn arm_death_timer(
     timer.try_set_value(Some(Timeout::new(after_ms, fire)));
 }
 
-/// The rule a kill is armed under (the card's select).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Rule {
-    Next,
-    Always,
-    CanonMod,
-}
-
-impl Rule {
-    pub fn when(self) -> (When, Option<u32>) {
-        match self {
-            Rule::Next => (When::Nth { n: 1 }, Some(1)),
-            Rule::Always => (When::Always, None),
-            // The lesson's canon: every request whose loop index i has i % 10 == 3.
-            Rule::CanonMod => (
-                When::TaskIndexMod {
-                    modulus: 10,
-                    remainder: 3,
-                },
-                None,
-            ),
-        }
+/// The card's steps, each with its kill control.
+fn program_steps(name: String, me: Memo<Option<ProcView>>, rule: RwSignal<Rule>) -> impl IntoView {
+    // The step list is drawn anew only when the program changes, not whenever the
+    // process moves or the world is reset: redrawn, the steps cost a rebuild and held
+    // ~7 KB more per reset of the world (tests/memory.rs). The memo keeps a hash.
+    let program_key = Memo::new(move |_| {
+        me.with(|p| crate::stage::pipeline::fnv::fnv_hash(&p.as_ref().map(|p| &p.program)))
+    });
+    let program = move || {
+        let _ = program_key.get(); // read, not only tracked (see ProcCards)
+        me.with_untracked(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default())
+    };
+    move || {
+        let name = name.clone();
+        let steps = program();
+        steps
+            .iter()
+            .map(|&step| {
+                let prev = outbox_model::world::step_before(&steps, step);
+                view! { <ProgramStep name=name.clone() step prev me rule/> }
+            })
+            .collect_view()
     }
 }
 
@@ -163,30 +127,7 @@ pub fn ProcessCard(name: String) -> impl IntoView {
     watch_deaths(me, died);
     let kills = move || me.with(|p| p.as_ref().and_then(|p| kills_text(i18n.lang(), p)));
     let holding = move || me.with(|p| p.as_ref().and_then(|p| holding_text(i18n.lang(), p)));
-    // The step list is drawn anew only when the program changes, not whenever the
-    // process moves or the world is reset: redrawn, the steps cost a rebuild and held
-    // ~7 KB more per reset of the world (tests/memory.rs). The memo keeps a hash.
-    let program_key = Memo::new(move |_| {
-        me.with(|p| crate::playground::pipeline::fnv_hash(&p.as_ref().map(|p| &p.program)))
-    });
-    let program = move || {
-        let _ = program_key.get(); // read, not only tracked (see ProcCards)
-        me.with_untracked(|p| p.as_ref().map(|p| p.program.clone()).unwrap_or_default())
-    };
-    let steps = {
-        let name = name.clone();
-        move || {
-            let name = name.clone();
-            let steps = program();
-            steps
-                .iter()
-                .map(|&step| {
-                    let prev = outbox_model::world::step_before(&steps, step);
-                    view! { <ProgramStep name=name.clone() step prev me rule/> }
-                })
-                .collect_view()
-        }
-    };
+    let steps = program_steps(name.clone(), me, rule);
     let n_sel = name.clone();
     view! {
         <article

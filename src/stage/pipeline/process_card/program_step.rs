@@ -6,10 +6,42 @@ use outbox_model::scenario::Sink;
 use outbox_model::view::ProcView;
 use outbox_model::{Action, Step};
 
+use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::words::step_name;
-use crate::i18n::{use_i18n, Key};
-use crate::playground::ctl::use_ctl;
-use crate::playground::pipeline::process_card::{step_id, Rule};
+use crate::i18n::{use_i18n, I18n, Key};
+use crate::stage::pipeline::process_card::kill_rule::Rule;
+use crate::stage::pipeline::process_card::step_id::step_id;
+
+/// A step's label on the card (tracked: it follows the scenario and the language).
+fn step_label(ctl: Ctl, i18n: I18n, step: Step) -> String {
+    // A relay that feeds a webhook (lesson §4.1) publishes with a POST, not queue.add; the
+    // program is the same, so the card stays and its label follows the scenario.
+    let webhook = move || {
+        step == Step::Publish && {
+            ctl.scenario_version.track();
+            ctl.with_scenario(|s| s.config.relay.sink != Sink::Queue)
+        }
+    };
+    // A psql statement shows its own SQL (shortened), not "psql statement 3" (#24).
+    let script_sql = move || match step {
+        Step::Script(i) => {
+            ctl.scenario_version.track();
+            ctl.with_scenario(|s| {
+                s.script
+                    .get(i as usize)
+                    .map(|&st| shorten(outbox_model::world::script_sql(st)))
+            })
+        }
+        _ => None,
+    };
+    if let Some(sql) = script_sql() {
+        sql
+    } else if webhook() {
+        i18n.t(Key::StepPublishWebhook).to_string()
+    } else {
+        step_name(i18n.lang(), step)
+    }
+}
 
 #[component]
 pub fn ProgramStep(
@@ -26,37 +58,7 @@ pub fn ProgramStep(
     let sid = step_id(step);
     let current = move || me.with(|p| p.as_ref().is_some_and(|p| p.alive && p.pc == step));
     let armed = move || me.with(|p| p.as_ref().is_some_and(|p| p.armed.contains(&step)));
-    // A relay that feeds a webhook (lesson §4.1) publishes with a POST, not queue.add; the
-    // program is the same, so the card stays and its label follows the scenario.
-    let webhook = move || {
-        step == Step::Publish && {
-            ctl.scenario_version.track();
-            ctl.sim
-                .with_value(|s| s.scenario.config.relay.sink != Sink::Queue)
-        }
-    };
-    // A psql statement shows its own SQL (shortened), not "psql statement 3" (#24).
-    let script_sql = move || match step {
-        Step::Script(i) => {
-            ctl.scenario_version.track();
-            ctl.sim.with_value(|s| {
-                s.scenario
-                    .script
-                    .get(i as usize)
-                    .map(|&st| shorten(outbox_model::world::script_sql(st)))
-            })
-        }
-        _ => None,
-    };
-    let label = move || {
-        if let Some(sql) = script_sql() {
-            sql
-        } else if webhook() {
-            i18n.t(Key::StepPublishWebhook).to_string()
-        } else {
-            step_name(i18n.lang(), step)
-        }
-    };
+    let label = move || step_label(ctl, i18n, step);
     // When the kill strikes, in the lesson's words: after the step just done, before this
     // one runs ("Kill after COMMIT, before queue.add").
     let arm_label = move || match prev {

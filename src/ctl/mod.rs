@@ -1,7 +1,10 @@
-//! The page's controller, shared through context: the [`Sim`], the signals that tell
-//! components it changed, and every operation a button or key can ask for. Components
-//! read snapshots from the memos here and call these methods; none of them changes the
-//! world any other way.
+//! The controller floor. Here: the page's controller, shared through context — the
+//! [`Sim`] (private), the signals that tell components it changed, and every operation a
+//! button or key can ask for. Components read snapshots from the memos and the `with_*`
+//! readers here and call these methods; the compiler lets none of them change the world
+//! any other way. Beside it: the run the page opens with (`startup`), the play loop
+//! (`play_loop`) and share URLs (`share`). It stands on `run/`, `browser/` and `i18n/`
+//! only; every feature stands on it.
 
 pub mod play_loop;
 pub mod share;

@@ -24,7 +24,7 @@ fn read(code: &str) -> Vec<(String, String)> {
 }
 
 fn main() {
-    // wasm-split (the `split` feature, src/challenge/lazy.rs) reads the linker's
+    // wasm-split (the `split` feature, src/app/lazy.rs) reads the linker's
     // relocations to know which function calls which: keep them in the page's wasm.
     let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
     if wasm && std::env::var_os("CARGO_FEATURE_SPLIT").is_some() {

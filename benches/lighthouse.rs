@@ -100,7 +100,7 @@ const BUDGETS: [Budget; 7] = [
         cpu_bound: true,
         // 2026-12-06, alternating 5+5 runs on one quiet VM: 188–859 ms (median 350) before,
         // 54–140 ms (median 84) after the page was built a part per frame
-        // (`browser/turns.rs`), the service worker registered only once the page is built
+        // (`browser/build_in_turns.rs`), the service worker registered only once the page is built
         // (`browser/page_built.rs`: its install ran beside the build and made every task
         // of it about twice as long), and the font stacks cut to the system's faces.
     },

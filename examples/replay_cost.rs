@@ -27,7 +27,7 @@ fn main() {
     println!(
         "{MAX_PAGE_TASKS} tasks: log {} atoms (settled: {}), run in {:?}",
         sim.pos(),
-        sim.world.settled(),
+        sim.world().settled(),
         t.elapsed()
     );
 }

@@ -2,27 +2,27 @@
 //!
 //! `main.rs` mounts [`App`]; every other component lives in its own file.
 
+pub mod app;
 pub mod browser;
 pub mod challenge;
+pub mod ctl;
 pub mod error_panel;
-pub mod header;
 pub mod i18n;
-pub mod lang_switch;
 pub mod lesson;
-pub mod playground;
 pub mod proof;
 pub mod run;
+pub mod stage;
 pub mod update_offer;
 
 use leptos::either::Either;
 use leptos::prelude::*;
 
+use crate::app::header::Header;
+use crate::app::page::Playground;
 use crate::browser::languages;
 use crate::browser::url::url_param;
-use crate::header::Header;
 use crate::i18n::{provide_i18n, Lang};
 use crate::lesson::speaker_notes::SpeakerNotes;
-use crate::playground::Playground;
 use crate::update_offer::UpdateOffer;
 
 /// The language the page opens in: `?lang=ru` first, then the saved choice (which

@@ -1,7 +1,7 @@
 //! The entry point: the panic panel, a reset when asked, the start language's texts, then
 //! the app.
 
-use outbox_playground::browser::lang_file;
+use outbox_playground::i18n::lang_file;
 use outbox_playground::{error_panel, start_lang, App};
 
 /// The page's allocator counts what it holds, for the page bench's soak (`peak_bytes`).
@@ -25,7 +25,7 @@ fn main() {
             leptos::logging::warn!("language file: {why}");
         }
         // The shell is the first paint, also when the wasm arrives before any frame.
-        outbox_playground::browser::raf::after_next_paint(BOOT_PAINT_LIMIT_MS).await;
+        outbox_playground::browser::frame_loop::after_next_paint(BOOT_PAINT_LIMIT_MS).await;
         // The static shell has done its job: the app draws its own header.
         if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
             boot.remove();

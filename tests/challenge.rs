@@ -4,7 +4,7 @@
 //! three-challenge workshop opened from a file, its progress exported, then imported in
 //! another fresh browser; the QR code of a link.
 //!
-//! The builder's tab loads its code when first chosen (src/challenge/lazy.rs), so each
+//! The builder's tab loads its code when first chosen (src/app/lazy.rs), so each
 //! test opens it as a user would before using it.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -238,7 +238,7 @@ async fn wait_for_text_contains(client: &Client, testid: &str, want: &str) -> Te
     }
 }
 
-/// The challenge code is fetched when first used (src/challenge/lazy.rs): when it cannot
+/// The challenge code is fetched when first used (src/app/lazy.rs): when it cannot
 /// be (offline before it was ever loaded, a broken upload), the builder's tab says so and
 /// the rest of the page works on.
 #[tokio::test]

@@ -7,12 +7,12 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use outbox_model::{preset, Action, Step};
 use outbox_playground::browser::storage;
+use outbox_playground::ctl::Ctl;
 use outbox_playground::i18n::{provide_i18n, t, Key, Lang};
 use outbox_playground::lesson::schema_panel::SchemaPanel;
-use outbox_playground::playground::counters::CountersPanel;
-use outbox_playground::playground::ctl::Ctl;
-use outbox_playground::playground::pipeline::process_card::ProcessCard;
 use outbox_playground::run::sim::{Input, Sim};
+use outbox_playground::stage::counters::CountersPanel;
+use outbox_playground::stage::pipeline::process_card::ProcessCard;
 use outbox_playground::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -29,7 +29,7 @@ fn new_host() -> HtmlElement {
 
 /// A fresh element appended to `<body>`, with `App` mounted into it (from a clean
 /// localStorage, so it opens the default scenario), once the page has built its parts:
-/// it builds one per frame after the mount (src/browser/turns.rs), the details last.
+/// it builds one per frame after the mount (src/browser/build_in_turns.rs), the details last.
 async fn mount_app() -> HtmlElement {
     storage::clear();
     storage::clear_settings();
@@ -135,7 +135,7 @@ async fn language_switch_changes_the_text() {
 async fn counters_render_the_models_snapshot() {
     let mut sim = Sim::new(preset("canon-dual-write").unwrap());
     while sim.tick() {}
-    let want = sim.world.counters();
+    let want = sim.world().counters();
     let (host, _) = mount_with(sim, || view! { <CountersPanel/> });
     settle().await;
     // Every counter the panel shows is the model's number, under the model's JSON name.
@@ -176,7 +176,7 @@ async fn a_kill_control_dispatches_the_right_action() {
     assert_eq!(arm.get_attribute("aria-pressed").as_deref(), Some("false"));
     arm.click();
     settle().await;
-    let last = ctl.sim.with_value(|s| s.inputs().last().cloned());
+    let last = ctl.with_inputs(|i| i.last().cloned());
     assert_eq!(
         last,
         Some(Input::Act(Action::ArmKill {
@@ -186,9 +186,8 @@ async fn a_kill_control_dispatches_the_right_action() {
             times: Some(1),
         }))
     );
-    let armed = ctl.sim.with_value(|s| {
-        s.world
-            .armed()
+    let armed = ctl.with_world(|w| {
+        w.armed()
             .iter()
             .map(|k| (k.proc.0, k.step))
             .collect::<Vec<_>>()
@@ -204,22 +203,22 @@ async fn a_kill_control_dispatches_the_right_action() {
     // Pressing it again disarms.
     by_testid(&host, "arm-api-commit").click();
     settle().await;
-    assert!(ctl.sim.with_value(|s| s.world.armed().is_empty()));
+    assert!(ctl.with_world(|w| w.armed().is_empty()));
 
     // Kill now: the process is dead and the card offers a restart instead.
     by_testid(&host, "kill-api").click();
     settle().await;
     assert_eq!(
-        ctl.sim.with_value(|s| s.inputs().last().cloned()),
+        ctl.with_inputs(|i| i.last().cloned()),
         Some(Input::Act(Action::Kill {
             process: "api".into()
         }))
     );
-    assert!(!ctl.sim.with_value(|s| s.world.procs()[1].alive));
+    assert!(!ctl.with_world(|w| w.procs()[1].alive));
     assert_eq!(text(&host, "status-api"), t(Lang::Uz, Key::ProcDead));
     by_testid(&host, "restart-api").click();
     settle().await;
-    assert!(ctl.sim.with_value(|s| s.world.procs()[1].alive));
+    assert!(ctl.with_world(|w| w.procs()[1].alive));
 }
 
 /// The Uzbek labels on the page that cannot be part of an English or Russian text: each
@@ -286,15 +285,15 @@ async fn the_language_switch_changes_every_label() {
 async fn schema_panel_counts_the_table_and_its_partial_index() {
     let mut sim = Sim::new(preset("canon-outbox").unwrap());
     // Stop while some committed events still wait for the relay (they are in the index).
-    while sim.world.db().unpublished_len() == 0 || sim.world.db().committed_events() < 20 {
+    while sim.world().db().unpublished_len() == 0 || sim.world().db().committed_events() < 20 {
         assert!(
             sim.tick(),
             "the run ended before events waited for the relay"
         );
     }
     let (table_rows, index_rows) = (
-        sim.world.db().committed_events(),
-        sim.world.db().unpublished_len(),
+        sim.world().db().committed_events(),
+        sim.world().db().unpublished_len(),
     );
     let (host, ctl) = mount_with(sim, || view! { <SchemaPanel/> });
     settle().await;

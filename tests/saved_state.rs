@@ -9,11 +9,11 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use outbox_model::preset;
 use outbox_playground::browser::storage::{self, before_link_key, corrupt_key, pending_key, KEY};
+use outbox_playground::ctl::DEFAULT_PRESET;
 use outbox_playground::i18n::{t, Key, Lang};
 use outbox_playground::lesson::ctl::PROGRESS_KEY;
 use outbox_playground::lesson::presenter::{parse, CHANNEL, HELLO};
 use outbox_playground::lesson::speaker_notes::SpeakerNotes;
-use outbox_playground::playground::ctl::DEFAULT_PRESET;
 use outbox_playground::run::link;
 use outbox_playground::run::sim::{Input, Sim};
 use outbox_playground::App;
@@ -226,12 +226,12 @@ async fn a_flood_of_hellos_gets_a_few_replies_and_junk_none() {
     // "3 uz" itself is heard by the listener; the page answered none of the junk.
     assert_eq!(replies(), 1, "{:?}", heard.borrow());
     heard.borrow_mut().clear();
-    let started = outbox_playground::browser::frames::now_ms();
+    let started = outbox_playground::browser::slices::now_ms();
     for _ in 0..20_000 {
         sender.post_message(&JsValue::from_str(HELLO)).unwrap();
     }
     TimeoutFuture::new(700).await;
-    let elapsed = outbox_playground::browser::frames::now_ms() - started;
+    let elapsed = outbox_playground::browser::slices::now_ms() - started;
     let n = replies();
     // One reply per 250 ms window at most (plus the first at once).
     let bound = 2 + (elapsed / 250.0) as usize;

@@ -1,21 +1,20 @@
 //! The browser's services the page uses, each behind a small Rust API so components do
 //! not touch `web_sys` for them: the address, the keyboard, localStorage, a chosen file's
-//! text, animation frames and slicing long work into frames or tasks (and building a
-//! page's parts one per frame, `turns`; telling the boot script the page is built,
-//! `page_built`), BroadcastChannel, the preferred languages, fetching a language's texts,
+//! text, animation frames (`frame_loop`) and slicing long work into frames or tasks
+//! (`slices`), building a page's parts one per frame (`build_in_turns`), telling the boot
+//! script the page is built (`page_built`), BroadcastChannel, the preferred languages,
 //! and Web Workers (with their wasm on the page's thread when there are none).
 
 pub mod broadcast;
+pub mod build_in_turns;
 pub mod file;
-pub mod frames;
+pub mod frame_loop;
 pub mod keys;
-pub mod lang_file;
 pub mod languages;
 pub mod page_built;
 pub mod peak_bytes;
-pub mod raf;
+pub mod slices;
 pub mod storage;
-pub mod turns;
 pub mod url;
 pub mod workers;
 

@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::browser::storage;
 use crate::challenge::link;
+use crate::ctl::{Ctl, Notice};
 use crate::i18n::{Key, Reason};
 use crate::lesson::ctl::{LessonCtl, Predict, Prediction, Tab};
-use crate::playground::ctl::{Ctl, Notice};
 
 /// The open workshop's compact JSON.
 pub const OPEN_KEY: &str = "outbox-playground/v1/workshop";
@@ -90,16 +90,14 @@ impl WorkshopCtl {
         // Judged on the challenge's own scenario only: a preset picked on the stage is
         // not this challenge's run, whatever its counters say.
         let judged = move |finished: bool| {
-            ctl.slow.track();
+            ctl.summary_beat.track();
             let w = open.get()?;
             let c = w.challenges.get(step.get())?;
             if ctl.shared.get() {
                 return None;
             }
-            ctl.sim.with_value(|s| {
-                (s.scenario == c.scenario && (!finished || s.finished()))
-                    .then(|| c.goal.holds(&s.world))
-            })
+            let same = ctl.with_scenario(|s| *s == c.scenario);
+            (same && (!finished || ctl.finished())).then(|| ctl.with_world(|w| c.goal.holds(w)))
         };
         let reached = Memo::new(move |_| judged(false) == Some(true));
         let failed = Memo::new(move |_| judged(true) == Some(false));

@@ -6,12 +6,10 @@
 //!
 //! Linked into the first load, these parts made the page's wasm 76 KB gzip larger
 //! (457 → 534 KB; measured 2026-12-06) against the 480 KB cap of #18: the page reaches
-//! them only through the doors of `lazy.rs`, so their code is fetched when first used.
+//! them only through the doors of `app/lazy.rs`, so their code is fetched when first used.
 
 pub mod builder;
 pub mod ctl;
-pub mod door_view;
-pub mod lazy;
 pub mod link;
 pub mod qr;
 pub mod qr_dialog;

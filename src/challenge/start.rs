@@ -1,6 +1,6 @@
-//! How a workshop opens with the page: a `#challenge=` or `#workshop=` link in the
-//! address (opened once, then dropped from the address, as run links are), or one pasted
-//! into the open tab (`hashchange`), else the workshop that was open before the reload.
+//! How a workshop opens: from a `#challenge=` or `#workshop=` link, or the workshop that
+//! was open before the reload. These run behind the doors of `app/lazy.rs` (the page
+//! reaches the challenge code only there); when they run is `app/links.rs`'s.
 //! A link never loses the learner's own saved run: a different one is kept under
 //! `…/run/before-link` and the notice offers it back; the course's progress and every
 //! workshop's are left alone.
@@ -9,57 +9,12 @@ use leptos::prelude::*;
 use outbox_model::challenge::Workshop;
 
 use crate::browser::storage;
-use crate::browser::url::clear_fragment;
 use crate::challenge::ctl::{WorkshopCtl, OPEN_KEY};
-use crate::challenge::lazy::{self, Unloaded};
 use crate::challenge::link;
+use crate::ctl::startup::keep_saved_before_link;
+use crate::ctl::Notice;
 use crate::i18n::Key;
-use crate::playground::ctl::Notice;
-use crate::playground::startup::{keep_saved_before_link, location_hash};
 use crate::run::sim::{Run, RUN_VERSION};
-
-/// Opens the link in the address, else the workshop open before the reload. Both come a
-/// moment later, once the challenge code has loaded (`lazy.rs`); `none` runs when
-/// neither opens (no link and nothing saved, a bad link, an unreadable saved workshop,
-/// the code not loaded).
-pub fn start(w: WorkshopCtl, none: impl FnOnce() + 'static) {
-    let hash = location_hash();
-    if link::is_challenge_fragment(&hash) {
-        clear_fragment();
-        through_door(w, lazy::open_link(w, hash), none);
-    } else if storage::get(OPEN_KEY).is_some() {
-        through_door(w, lazy::restore_open(w), none);
-    } else {
-        none();
-    }
-}
-
-/// Waits for a door that opens a workshop. Until it has, the run on the stage is not the
-/// course's (the workshop's saved run, or about to be replaced by the link's): the
-/// course's goal is not judged on it.
-fn through_door(
-    w: WorkshopCtl,
-    door: impl std::future::Future<Output = Result<bool, Unloaded>> + 'static,
-    none: impl FnOnce() + 'static,
-) {
-    w.lesson.away.set(true);
-    leptos::task::spawn_local(async move {
-        let opened = match door.await {
-            Ok(opened) => opened,
-            Err(Unloaded) => {
-                let _ = w
-                    .ctl
-                    .notice
-                    .try_set(Some(Notice::error(Key::ChallengeUnloaded, "")));
-                false
-            }
-        };
-        if !opened {
-            let _ = w.lesson.away.try_set(false);
-            none();
-        }
-    });
-}
 
 /// Opens a challenge or workshop link; a bad one is reported and changes nothing.
 pub fn open_link(w: WorkshopCtl, hash: &str) -> bool {
@@ -105,10 +60,7 @@ pub fn open_fresh(w: WorkshopCtl, workshop: Workshop) {
 /// The stage shows a preset as shipped with no action taken (a first visit opened by the
 /// link itself): replacing it loses nothing, so nothing is kept or offered back.
 fn untouched(w: WorkshopCtl) -> bool {
-    w.ctl.sim.with_value(|s| {
-        s.inputs().is_empty()
-            && outbox_model::preset(&s.scenario.name).is_some_and(|p| p == s.scenario)
-    })
+    w.ctl.untouched()
 }
 
 /// The workshop open before the reload, with the run saved with it; an unreadable one is
@@ -130,16 +82,4 @@ pub fn restore_open(w: WorkshopCtl) -> bool {
             false
         }
     }
-}
-
-/// Opens a challenge or workshop link pasted into the open tab; removed on cleanup.
-pub fn listen_for_links(w: WorkshopCtl) {
-    let handle = window_event_listener(leptos::ev::hashchange, move |_| {
-        let hash = location_hash();
-        if link::is_challenge_fragment(&hash) {
-            clear_fragment();
-            through_door(w, lazy::open_link(w, hash), || ());
-        }
-    });
-    on_cleanup(move || handle.remove());
 }

@@ -10,9 +10,9 @@ use crate::browser::file::{read_chosen, set_href};
 use crate::browser::url::data_url;
 use crate::challenge::ctl::{title, use_workshop, words};
 use crate::challenge::qr_dialog::QrDialog;
+use crate::ctl::Notice;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::predict::Predict;
-use crate::playground::ctl::Notice;
 
 #[component]
 pub fn WorkshopStep() -> impl IntoView {
@@ -139,12 +139,12 @@ fn WorkshopTools() -> impl IntoView {
     };
     let share = move |_| {
         if let Some(f) = w.fragment() {
-            crate::playground::controls::share::share_fragment(w.ctl, &f[1..], true);
+            crate::ctl::share::share_fragment(w.ctl, &f[1..], true);
         }
     };
     let url = Signal::derive(move || {
         w.fragment()
-            .map(|f| crate::playground::controls::share::page_url(&f[1..], true))
+            .map(|f| crate::ctl::share::page_url(&f[1..], true))
             .unwrap_or_default()
     });
     view! {

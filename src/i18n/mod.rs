@@ -6,6 +6,8 @@
 //! run time, [`plural`] picks a count's form; [`words`] and [`lesson_words`] turn model
 //! values and lesson steps into keys.
 
+pub mod lang;
+pub mod lang_file;
 pub mod lesson_words;
 pub mod pairs;
 pub mod plural;
@@ -13,54 +15,12 @@ pub mod reason;
 pub mod table;
 pub mod words;
 
+pub use lang::Lang;
 pub use plural::tn;
 pub use reason::Reason;
 pub use table::{t, Key};
 
 use leptos::prelude::*;
-
-/// A language of the page. Uzbek is the default.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Lang {
-    #[default]
-    Uz,
-    En,
-    Ru,
-}
-
-impl Lang {
-    /// Every language, in the order the switch shows them.
-    pub const ALL: [Lang; 3] = [Lang::Uz, Lang::En, Lang::Ru];
-
-    /// The language's position in [`Lang::ALL`] (its table's slot).
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The BCP 47 code, as used in `<html lang>`.
-    pub const fn code(self) -> &'static str {
-        match self {
-            Lang::Uz => "uz",
-            Lang::En => "en",
-            Lang::Ru => "ru",
-        }
-    }
-
-    /// The inverse of [`Lang::code`].
-    pub fn from_code(code: &str) -> Option<Lang> {
-        Lang::ALL.into_iter().find(|lang| lang.code() == code)
-    }
-
-    /// The first of the browser's language tags (`navigator.languages`, most preferred
-    /// first) that is a language of the page, by its primary subtag: `uz-Latn-UZ` is
-    /// Uzbek, `EN_us` English.
-    pub fn from_browser(tags: &[String]) -> Option<Lang> {
-        tags.iter().find_map(|tag| {
-            let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
-            Lang::from_code(&primary)
-        })
-    }
-}
 
 /// The language state, shared through context. `Copy`, so closures take it by value.
 #[derive(Clone, Copy, Debug)]
@@ -101,7 +61,7 @@ impl I18n {
         }
         let this = *self;
         leptos::task::spawn_local(async move {
-            let loaded = crate::browser::lang_file::load(lang).await;
+            let loaded = crate::i18n::lang_file::load(lang).await;
             if this.wanted.get_untracked() != lang {
                 return;
             }

@@ -3,7 +3,8 @@
 //! inflection after a numeral: «5 ta hodisa»), English one|other, Russian one|few|many
 //! («1 событие|2 события|5 событий»). A text with one form serves every number.
 
-use crate::i18n::{t, Key, Lang};
+use crate::i18n::lang::Lang;
+use crate::i18n::table::{t, Key};
 
 /// The index of the form `n` takes in `lang`'s list (CLDR's cardinal rules for integers).
 pub fn category(lang: Lang, n: u64) -> usize {

@@ -4,7 +4,8 @@
 //! field's JSON path, a storage key, the browser's exception name) are filled in as they
 //! are.
 
-use crate::i18n::{t, Key, Lang};
+use crate::i18n::lang::Lang;
+use crate::i18n::table::{t, Key};
 
 /// A reason, rendered in any language by [`Reason::text`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use crate::i18n::Lang;
+use crate::i18n::lang::Lang;
 
 include!(concat!(env!("OUT_DIR"), "/keys.rs"));
 

@@ -248,31 +248,3 @@ mod tests {
         assert_eq!(step_name(Lang::En, Step::Script(0)), "psql statement 1");
     }
 }
-
-#[cfg(test)]
-mod step_ids {
-    use crate::playground::pipeline::process_card::step_id;
-    use outbox_model::Step;
-
-    #[test]
-    fn step_ids_are_the_models_json_names() {
-        let mut steps: Vec<Step> = Vec::new();
-        // Every step some program of some preset uses.
-        for s in outbox_model::presets() {
-            let w = outbox_model::World::new(&s);
-            for p in w.procs() {
-                steps.extend(p.program.iter().copied());
-            }
-        }
-        steps.sort();
-        steps.dedup();
-        assert!(steps.len() >= 25, "only {} steps seen", steps.len());
-        for step in steps {
-            let json = serde_json::to_value(step).unwrap();
-            match json.as_str() {
-                Some(name) => assert_eq!(step_id(step), name),
-                None => assert!(step_id(step).starts_with("script-")),
-            }
-        }
-    }
-}

@@ -8,9 +8,9 @@ use outbox_model::lesson::{self, LessonStep, Outcome, STEPS};
 use serde::{Deserialize, Serialize};
 
 use crate::browser::storage;
+use crate::ctl::{Ctl, Notice};
 use crate::i18n::lesson_words::QUIZ;
 use crate::i18n::{Key, Reason};
-use crate::playground::ctl::{Ctl, Notice};
 
 /// The saved progress, under a versioned key.
 pub const PROGRESS_KEY: &str = "outbox-playground/v1/lesson";
@@ -143,6 +143,20 @@ pub enum Predict {
     Revealed { guess: Outcome, actual: Outcome },
 }
 
+impl Predict {
+    /// The state's name in the page (`data-state`, which the end-to-end tests read):
+    /// spelled here, so renaming a variant does not change what the tests see.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Predict::Off => "Off",
+            Predict::Open => "Open",
+            Predict::Paused => "Paused",
+            Predict::Guessed { .. } => "Guessed",
+            Predict::Revealed { .. } => "Revealed",
+        }
+    }
+}
+
 /// The saved progress: None when there is none, Err with the reason when it is corrupt
 /// (then kept under `…/lesson/corrupt`, not deleted and not half-read).
 pub fn load_progress() -> Option<Result<Progress, Reason>> {
@@ -194,6 +208,42 @@ pub struct LessonCtl {
     pub reached: Memo<bool>,
 }
 
+/// Moves a prediction step along: the run stopped before a kill asks for the guess; a
+/// guessed run that ended reveals what happened and records the guess in the progress
+/// (a workshop's guess is its own controller's).
+fn follow_predictions(lesson: LessonCtl) {
+    // The run stopped before a kill: ask for the guess.
+    Effect::new(move |_| {
+        if lesson.ctl.halted.get() && lesson.predict.get_untracked() == Predict::Open {
+            lesson.predict.set(Predict::Paused);
+        }
+    });
+    // A revealed run ended (or one guessed before Play ended without a kill to stop
+    // at): show what happened.
+    Effect::new(move |_| {
+        lesson.ctl.summary_beat.track();
+        if let Predict::Guessed { guess, .. } = lesson.predict.get_untracked() {
+            if lesson.ctl.finished() {
+                let actual = lesson.ctl.with_world(Outcome::of);
+                lesson.predict.set(Predict::Revealed { guess, actual });
+                if lesson.away.get_untracked() {
+                    // A workshop's guess: its own controller records it.
+                    return;
+                }
+                let id = STEPS[lesson.step.get_untracked()].id.to_string();
+                lesson.progress.update(|p| {
+                    p.predictions.retain(|x| x.step != id);
+                    p.predictions.push(Prediction {
+                        step: id,
+                        guess: outcome_name(guess).into(),
+                        actual: outcome_name(actual).into(),
+                    });
+                });
+            }
+        }
+    });
+}
+
 impl LessonCtl {
     /// Makes the controller with the saved progress (a corrupt one is reported and
     /// replaced), without loading a step: the playground keeps the run it opened with.
@@ -210,7 +260,7 @@ impl LessonCtl {
         let progress = RwSignal::new(progress);
         let away = RwSignal::new(false);
         let reached = Memo::new(move |_| {
-            ctl.slow.track();
+            ctl.summary_beat.track();
             // Someone else's run (a shared link) is not this learner's doing; a
             // workshop's run is not the course's.
             if ctl.shared.get() || away.get() {
@@ -218,8 +268,7 @@ impl LessonCtl {
             }
             let st = &STEPS[step.get()];
             let why = progress.with(|p| p.why);
-            ctl.sim
-                .with_value(|s| lesson::step_reached(st.goal, &s.world, why))
+            ctl.with_world(|w| lesson::step_reached(st.goal, w, why))
         });
         let lesson = LessonCtl {
             ctl,
@@ -249,36 +298,7 @@ impl LessonCtl {
         });
         // Keep the progress saved.
         keep_saved(ctl, progress);
-        // The run stopped before a kill: ask for the guess.
-        Effect::new(move |_| {
-            if ctl.halted.get() && lesson.predict.get_untracked() == Predict::Open {
-                lesson.predict.set(Predict::Paused);
-            }
-        });
-        // A revealed run ended (or one guessed before Play ended without a kill to stop
-        // at): show what happened.
-        Effect::new(move |_| {
-            ctl.slow.track();
-            if let Predict::Guessed { guess, .. } = lesson.predict.get_untracked() {
-                if ctl.finished() {
-                    let actual = ctl.sim.with_value(|s| Outcome::of(&s.world));
-                    lesson.predict.set(Predict::Revealed { guess, actual });
-                    if away.get_untracked() {
-                        // A workshop's guess: its own controller records it.
-                        return;
-                    }
-                    let id = STEPS[step.get_untracked()].id.to_string();
-                    progress.update(|p| {
-                        p.predictions.retain(|x| x.step != id);
-                        p.predictions.push(Prediction {
-                            step: id,
-                            guess: outcome_name(guess).into(),
-                            actual: outcome_name(actual).into(),
-                        });
-                    });
-                }
-            }
-        });
+        follow_predictions(lesson);
         lesson
     }
 

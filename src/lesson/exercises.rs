@@ -5,9 +5,9 @@
 use leptos::prelude::*;
 use outbox_model::lesson;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::use_lesson;
-use crate::playground::ctl::use_ctl;
 
 const BLANK_KEYS: [Key; 5] = [
     Key::Ex1Blank1,

@@ -9,9 +9,7 @@ use outbox_model::lesson::STEPS;
 
 use crate::browser::file::read_chosen;
 use crate::browser::url::data_url;
-use crate::challenge::ctl::use_workshop;
-use crate::challenge::door_view::door_view;
-use crate::challenge::lazy;
+use crate::ctl::Notice;
 use crate::i18n::{tr, use_i18n, I18n, Key};
 use crate::lesson::ctl::{use_lesson, LessonCtl, Progress, Tab};
 use crate::lesson::exercises::Exercises;
@@ -19,7 +17,6 @@ use crate::lesson::guided_step::GuidedStep;
 use crate::lesson::quiz::Quiz;
 use crate::lesson::real_work::RealWork;
 use crate::lesson::schema_panel::SchemaPanel;
-use crate::playground::ctl::Notice;
 
 const TABS: [(Tab, Key, &str); 5] = [
     (Tab::Path, Key::TabPath, "tab-path"),
@@ -87,10 +84,46 @@ fn import_progress(lesson: LessonCtl, ev: &leptos::ev::Event) {
     });
 }
 
+/// The progress's reset, export and import, presenter mode and the speaker notes.
+fn tools(lesson: LessonCtl, i18n: I18n) -> impl IntoView {
+    let export = move || lesson.progress.with(|p| data_url(&p.to_json()));
+    view! {
+        <div class="course__tools">
+            <button type="button" data-testid="progress-reset" on:click=move |_| lesson.reset_progress()>
+                {tr(Key::ProgressReset)}
+            </button>
+            <a class="button" data-testid="progress-export" download="outbox-playground-progress.json" href=export>
+                {tr(Key::ProgressExport)}
+            </a>
+            <label class="button course__import">
+                {tr(Key::ProgressImport)}
+                <input type="file" accept=".json,application/json" data-testid="progress-import"
+                    on:change=move |ev| import_progress(lesson, &ev)/>
+            </label>
+            <button
+                type="button"
+                data-testid="presenter-toggle"
+                aria-pressed=move || lesson.presenter.get().to_string()
+                on:click=move |_| lesson.presenter.update(|p| *p = !*p)
+            >
+                {move || i18n.t(if lesson.presenter.get() { Key::PresenterOff } else { Key::PresenterOn })}
+            </button>
+            <button type="button" data-testid="notes-open" on:click=move |_| open_notes(i18n.lang_untracked().code())>
+                {tr(Key::NotesOpen)}
+            </button>
+        </div>
+    }
+}
+
+/// `workshop_open` and `workshop_card` are the open workshop's tab: whether there is
+/// one, and its card. The challenge code is a floor above the lesson, so the page
+/// (`app/page.rs`) hands them in.
 #[component]
-pub fn LessonPanel() -> impl IntoView {
+pub fn LessonPanel(
+    #[prop(into)] workshop_open: Signal<bool>,
+    #[prop(into)] workshop_card: ViewFn,
+) -> impl IntoView {
     let lesson = use_lesson();
-    let workshop = use_workshop();
     let i18n = use_i18n();
     let done = move || {
         let n = lesson
@@ -100,7 +133,6 @@ pub fn LessonPanel() -> impl IntoView {
             .replace("{n}", &n.to_string())
             .replace("{m}", &STEPS.len().to_string())
     };
-    let export = move || lesson.progress.with(|p| data_url(&p.to_json()));
     let folded = RwSignal::new(false);
     let tabs = TABS
         .iter()
@@ -113,35 +145,12 @@ pub fn LessonPanel() -> impl IntoView {
                 {fold_button(folded, i18n)}
                 <div class="course__tabs" role="tablist">
                     {tabs}
-                    <Show when=move || workshop.open.with(Option::is_some)>
+                    <Show when=move || workshop_open.get()>
                         {tab_button(lesson, Tab::Workshop, Key::TabWorkshop, "tab-workshop")}
                     </Show>
                 </div>
                 <p class="course__done" data-testid="progress-done">{done}</p>
-                <div class="course__tools">
-                    <button type="button" data-testid="progress-reset" on:click=move |_| lesson.reset_progress()>
-                        {tr(Key::ProgressReset)}
-                    </button>
-                    <a class="button" data-testid="progress-export" download="outbox-playground-progress.json" href=export>
-                        {tr(Key::ProgressExport)}
-                    </a>
-                    <label class="button course__import">
-                        {tr(Key::ProgressImport)}
-                        <input type="file" accept=".json,application/json" data-testid="progress-import"
-                            on:change=move |ev| import_progress(lesson, &ev)/>
-                    </label>
-                    <button
-                        type="button"
-                        data-testid="presenter-toggle"
-                        aria-pressed=move || lesson.presenter.get().to_string()
-                        on:click=move |_| lesson.presenter.update(|p| *p = !*p)
-                    >
-                        {move || i18n.t(if lesson.presenter.get() { Key::PresenterOff } else { Key::PresenterOn })}
-                    </button>
-                    <button type="button" data-testid="notes-open" on:click=move |_| open_notes(i18n.lang_untracked().code())>
-                        {tr(Key::NotesOpen)}
-                    </button>
-                </div>
+                {tools(lesson, i18n)}
             </div>
             <Show when=move || lesson.presenter.get()>
                 <p class="course__keys" data-testid="presenter-keys">{tr(Key::PresenterKeys)}</p>
@@ -152,7 +161,7 @@ pub fn LessonPanel() -> impl IntoView {
                 Tab::Exercises => EitherOf6::C(view! { <Exercises/> }),
                 Tab::Quiz => EitherOf6::D(view! { <Quiz/> }),
                 Tab::RealWork => EitherOf6::E(view! { <RealWork/> }),
-                Tab::Workshop => EitherOf6::F(door_view(lazy::workshop_step)),
+                Tab::Workshop => EitherOf6::F(workshop_card.run()),
             }}
         </section>
     }

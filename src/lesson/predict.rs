@@ -53,7 +53,7 @@ pub fn Predict() -> impl IntoView {
     };
     view! {
         <Show when=move || state() != State::Off>
-            <div class="predict" class:predict--paused=paused data-testid="predict" data-state=move || format!("{:?}", state())>
+            <div class="predict" class:predict--paused=paused data-testid="predict" data-state=move || state().name()>
                 <p class="predict__ask" data-testid="predict-ask">
                     {move || if paused() { i18n.t(Key::PredictPaused) } else { i18n.t(Key::PredictAsk) }}
                 </p>

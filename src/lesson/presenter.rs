@@ -8,8 +8,8 @@ use leptos::prelude::*;
 use outbox_model::lesson::{Outcome, STEPS};
 
 use crate::browser::broadcast::{use_broadcast, Broadcast};
-use crate::browser::frames::now_ms;
 use crate::browser::keys::page_key_target;
+use crate::browser::slices::now_ms;
 use crate::i18n::{I18n, Lang};
 use crate::lesson::ctl::LessonCtl;
 

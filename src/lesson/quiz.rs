@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::browser::frames::now_ms;
+use crate::browser::slices::now_ms;
 use crate::browser::url::{set_url_param, url_param};
 use crate::i18n::lesson_words::{Question, QUIZ};
 use crate::i18n::{tr, use_i18n, Key};

@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 use outbox_model::sql;
 
+use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::ctl::use_ctl;
 
 /// The statements of the schema the lesson teaches (the model's other tables serve the
 /// playground's extra scenarios and stay out of this panel).

@@ -8,9 +8,9 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use outbox_model::explore::{Bounds, Design, Property, Search, Verdict};
 
-use crate::browser::frames::now_ms;
+use crate::browser::slices::now_ms;
+use crate::ctl::use_ctl;
 use crate::i18n::{group_digits, t, tr, use_i18n, Key, Lang, Reason};
-use crate::playground::ctl::use_ctl;
 use crate::proof::design::{design_key, load_trace};
 use crate::proof::pool::{Group, Pool};
 use crate::proof::reply::{Found, Reply};

@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use outbox_model::explore::{CellOutcome, Design, Trace};
 
+use crate::ctl::{Ctl, Notice};
 use crate::i18n::{Key, Reason};
-use crate::playground::ctl::{Ctl, Notice};
 use crate::run::sim::Sim;
 
 /// The text key of a design's name.

@@ -9,10 +9,10 @@ use outbox_model::explore::{matrix_rows, matrix_searches, Cell as MatrixCell, De
 use outbox_model::world::ProcKind;
 use outbox_model::Step;
 
-use crate::browser::frames::now_ms;
+use crate::browser::slices::now_ms;
+use crate::ctl::use_ctl;
 use crate::i18n::words::{proc_name, step_name};
 use crate::i18n::{tr, use_i18n, Key, Reason};
-use crate::playground::ctl::use_ctl;
 use crate::proof::design::{cell_key, design_key, load_trace};
 use crate::proof::pool::{Group, Pool};
 use crate::proof::reply::{Found, Reply};
@@ -127,7 +127,7 @@ fn matrix_row(
             </th>
             {designs.iter().enumerate().map(|(d, design)| {
                 let idx = r * designs.len() + d;
-                let id = format!("cell-{}-{}-{}", proc, crate::playground::pipeline::process_card::step_id(step), design.name());
+                let id = format!("cell-{}-{}-{}", proc, crate::stage::pipeline::process_card::step_id::step_id(step), design.name());
                 let cell = cells[idx];
                 let design_name = design.name();
                 view! {
@@ -144,7 +144,7 @@ fn matrix_row(
                                             on:click={
                                                 let what = Reason::new(Key::TraceLoadedCell)
                                                     .arg("design", design_name)
-                                                    .arg("point", format!("{proc} · {}", crate::playground::pipeline::process_card::step_id(step)));
+                                                    .arg("point", format!("{proc} · {}", crate::stage::pipeline::process_card::step_id::step_id(step)));
                                                 move |_| load_trace(ctl, &trace, what.clone())
                                             }>{label}</button>
                                     }.into_any(),

@@ -11,5 +11,7 @@ pub mod matrix;
 pub mod page;
 pub mod pool;
 pub mod reply;
+#[cfg(test)]
+mod tampered;
 pub mod trace_io;
 pub mod workers_note;

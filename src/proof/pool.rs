@@ -16,7 +16,7 @@ use std::rc::{Rc, Weak};
 use leptos::prelude::*;
 use outbox_model::explore::{Search, ToWorker};
 
-use crate::browser::frames::{now_ms, run_in_tasks};
+use crate::browser::slices::{now_ms, run_in_tasks};
 use crate::browser::workers::{self, HereRunner, Spawned};
 use crate::i18n::{Key, Reason};
 use crate::proof::reply::{self, Reply};

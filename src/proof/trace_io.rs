@@ -8,8 +8,8 @@ use outbox_model::{Action, Scenario};
 
 use crate::browser::file::{read_chosen, set_href};
 use crate::browser::url::data_url;
+use crate::ctl::{use_ctl, Ctl, Notice};
 use crate::i18n::{tr, Key, Reason};
-use crate::playground::ctl::{use_ctl, Ctl, Notice};
 use crate::run::sim::{Input, Run, Sim, MAX_ATOMS};
 
 /// Longest run offered as a trace (each tick is one action in it).
@@ -30,10 +30,10 @@ pub fn trace_of(sim: &Sim) -> Option<Trace> {
         }
     }
     Some(Trace {
-        scenario: sim.scenario.clone(),
+        scenario: sim.scenario().clone(),
         actions,
         property: None,
-        final_counters: sim.world.counters(),
+        final_counters: sim.world().counters(),
     })
 }
 
@@ -58,7 +58,7 @@ pub fn import(text: &str) -> Result<Sim, Reason> {
                 Reason::new(Key::ReasonTraceAction).arg("n", i + 1)
             })?;
         }
-        if sim.world.counters() != trace.final_counters {
+        if sim.world().counters() != trace.final_counters {
             return Err(Reason::new(Key::ReasonTraceCounters));
         }
         Ok(sim)
@@ -98,9 +98,9 @@ pub fn TraceIo() -> impl IntoView {
     // The run's length is cheap to follow; the files themselves are made only when a
     // link is clicked (a big JSON string 4 times a second would cost frames).
     let too_long = Memo::new(move |_| {
-        ctl.slow_log.track();
-        ctl.sim.with_value(|s| {
-            s.inputs()
+        ctl.history_beat.track();
+        ctl.with_inputs(|inputs| {
+            inputs
                 .iter()
                 .map(|i| match i {
                     Input::Ticks(n) => *n,
@@ -110,11 +110,11 @@ pub fn TraceIo() -> impl IntoView {
                 > MAX_TRACE_ACTIONS
         })
     });
-    let trace_click = move |ev: leptos::ev::MouseEvent| match ctl.sim.with_value(trace_of) {
+    let trace_click = move |ev: leptos::ev::MouseEvent| match ctl.with_sim(trace_of) {
         Some(t) => set_href(&ev, data_url(&t.to_json())),
         None => ev.prevent_default(),
     };
-    let test_click = move |ev: leptos::ev::MouseEvent| match ctl.sim.with_value(trace_of) {
+    let test_click = move |ev: leptos::ev::MouseEvent| match ctl.with_sim(trace_of) {
         Some(t) => set_href(
             &ev,
             data_url(&to_rust_test(&t, "replays_the_playground_run")).replacen(
@@ -126,7 +126,7 @@ pub fn TraceIo() -> impl IntoView {
         None => ev.prevent_default(),
     };
     let scenario_click = move |ev: leptos::ev::MouseEvent| {
-        set_href(&ev, data_url(&ctl.sim.with_value(|s| s.scenario.to_json())))
+        set_href(&ev, data_url(&ctl.with_scenario(|s| s.to_json())))
     };
     let on_file = move |ev: leptos::ev::Event| import_file(ctl, &ev);
     view! {
@@ -160,10 +160,10 @@ mod tests {
         sim.ticks(40);
         let t = trace_of(&sim).expect("a short run is a trace");
         let back = import(&t.to_json()).expect("imports");
-        assert_eq!(back.world.counters(), sim.world.counters());
+        assert_eq!(back.world().counters(), sim.world().counters());
         // A saved run and a bare scenario import too.
         assert!(import(&crate::run::link::to_json(&sim.to_run())).is_ok());
-        assert!(import(&sim.scenario.to_json()).is_ok());
+        assert!(import(&sim.scenario().to_json()).is_ok());
     }
 
     #[test]

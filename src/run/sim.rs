@@ -57,14 +57,16 @@ pub enum RunError {
         preloaded: u32,
     },
     TooLong,
+    /// The log ticks past its run's end at `at` (an edited log).
+    TicksAfterEnd {
+        at: u64,
+    },
+    /// The model refused the log's action at `at`.
     Replay {
         at: u64,
         message: String,
     },
 }
-
-/// The model's words for a log that ticks past its run's end (an edited log).
-const AFTER_END: &str = "ticks after the run finished";
 
 impl RunError {
     /// Why, in the reader's language (the model's own refusal is English: the console
@@ -80,9 +82,7 @@ impl RunError {
                 .arg("preloaded", preloaded)
                 .arg("max", MAX_PAGE_TASKS),
             RunError::TooLong => Reason::new(Key::ReasonRunTooLong).arg("max", MAX_ATOMS),
-            RunError::Replay { at, message } if message == AFTER_END => {
-                Reason::new(Key::ReasonTicksAfterEnd).arg("at", at)
-            }
+            RunError::TicksAfterEnd { at } => Reason::new(Key::ReasonTicksAfterEnd).arg("at", at),
             RunError::Replay { at, message } => {
                 leptos::logging::warn!("replay step {at}: {message}");
                 Reason::new(Key::ReasonReplayRefused).arg("at", at)
@@ -177,8 +177,10 @@ pub const BIG_WORLD_ROWS: usize = 20_000;
 /// A scenario, its world now, and the log that got it there.
 #[derive(Clone, Debug)]
 pub struct Sim {
-    pub scenario: Scenario,
-    pub world: World,
+    scenario: Scenario,
+    /// Private: the world changes only through [`Sim::tick`], [`Sim::act`], [`Sim::seek`]
+    /// and [`Sim::back`], so every change is in the log. Read it with [`Sim::world`].
+    world: World,
     inputs: Vec<Input>,
     /// Log entries (ticks count one each) applied to `world`.
     pos: u64,
@@ -265,10 +267,7 @@ impl Sim {
                         // idle ticks used to be replayed one by one (20 M of them froze
                         // the page, issue #26) and broke the chart's sampling (#25).
                         if sim.finished() {
-                            return Err(RunError::Replay {
-                                at: sim.pos,
-                                message: AFTER_END.into(),
-                            });
+                            return Err(RunError::TicksAfterEnd { at: sim.pos });
                         }
                         sim.tick_unchecked();
                     }
@@ -291,6 +290,14 @@ impl Sim {
         }
     }
 
+    /// The world now, to read (views, counters, goals).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+    /// The scenario the run was built from.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
     pub fn pos(&self) -> u64 {
         self.pos
     }

@@ -206,7 +206,7 @@ pub async fn click(client: &Client, testid: &str) -> TestResult {
 }
 
 /// Opens the page and waits for the playground to be drawn: the page builds its parts a
-/// frame apart (src/browser/turns.rs), the details tabs last.
+/// frame apart (src/browser/build_in_turns.rs), the details tabs last.
 pub async fn open(client: &Client, url: &str) -> TestResult {
     assert_no_csp_violations(client).await;
     client.goto(url).await?;
@@ -235,7 +235,7 @@ pub async fn wait_for_text(client: &Client, testid: &str, want: &str, secs: u64)
 
 /// Sets a form control's value the way a user's input would (fires input and change).
 pub async fn set_value(client: &Client, testid: &str, value: &str) -> TestResult {
-    // The page is built a part per frame (src/browser/turns.rs): `open` waits for the
+    // The page is built a part per frame (src/browser/build_in_turns.rs): `open` waits for the
     // details, but a field in a panel built after them may not be there yet.
     client
         .wait()
@@ -310,7 +310,7 @@ pub async fn counter(client: &Client, name: &str) -> Result<String, fantoccini::
 /// sequence diagram, "Prove it"… in tabs under it; a hidden one cannot be clicked), once
 /// the element exists.
 /// Chooses a details tab by its name in the address (`proof`, `builder`, …). The tabs
-/// whose code loads on use (src/playground/details.rs's `ON_USE`) are built only then.
+/// whose code loads on use (src/app/details.rs's `ON_USE`) are built only then.
 #[allow(dead_code)]
 pub async fn open_tab(client: &Client, name: &str) -> TestResult {
     let tab = format!("details-tab-{name}");

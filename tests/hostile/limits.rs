@@ -232,7 +232,7 @@ fn costly_files(c: &Costly) -> Result<Vec<(String, String)>, BoxError> {
         }
     }
     trace.actions = vec![Action::Tick; sim.inputs().len()];
-    trace.final_counters = sim.world.counters();
+    trace.final_counters = sim.world().counters();
     let text = serde_json::to_string(&trace)?;
     eprintln!(
         "trace of {} ticks: {} bytes",

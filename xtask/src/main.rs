@@ -9,11 +9,14 @@
 //!   with its precompressed files on every interface, for a classroom's local network.
 //! - `cargo xtask build-release`: the same build, nothing served (GitHub Pages' workflow).
 //! - `cargo xtask css` / `cargo xtask post-build`: Trunk's pre_build / post_build hooks.
+//! - `cargo xtask floors`: the page's import map between folders and what breaks its
+//!   floors (`floors.rs`; a unit test keeps them in the native layer).
 //!
 //! Std only, except pure-Rust compressors and sha256 (the size report, the post-build step).
 
 mod csp;
 mod css;
+mod floors;
 mod icons;
 mod lang_files;
 mod layers;
@@ -76,6 +79,8 @@ const USAGE: &str = "usage:
   cargo xtask css                     join style/ into generated/app.css (Trunk's pre_build hook)
   cargo xtask post-build              finish Trunk's staging folder: icons, manifest, CSP,
                                       service worker, .br/.gz (Trunk's post_build hook)
+  cargo xtask floors [SRC_DIR]        the page's import map between folders; fails if src/ (or
+                                      SRC_DIR) breaks its floors
   cargo xtask test-layer KEY          set up, then one layer (lint, native, components, e2e,
                                       postgres, redis, size)";
 
@@ -110,6 +115,12 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("floors") if rest.len() <= 1 => {
+            let src = rest
+                .first()
+                .map_or_else(|| ctx.root.join("src"), PathBuf::from);
+            floors::run(&src)
+        }
         Some("serve-release") => serve_release::run(&ctx, &rest),
         Some("build-release") if rest.is_empty() => {
             if serve_release::build_release(&ctx) {

@@ -1,4 +1,4 @@
-//! The page's wasm cut in two (#23): the challenge code (src/challenge/lazy.rs's split
+//! The page's wasm cut in two (#23): the challenge code (src/app/lazy.rs's split
 //! points) goes into its own file, fetched the first time it is used, so the first load
 //! stays under the 480 KB cap (#18).
 //!

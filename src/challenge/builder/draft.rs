@@ -8,15 +8,15 @@ use std::collections::BTreeMap;
 
 use crate::browser::file::{read_chosen, set_href};
 use crate::browser::url::data_url;
-use crate::challenge::builder::{slug, Form};
-use crate::challenge::ctl::{use_workshop, words};
+use crate::challenge::builder::form::{slug, Form};
+use crate::challenge::ctl::{use_workshop, words, WorkshopCtl};
 use crate::challenge::link::{read_file, workshop_fragment};
 use crate::challenge::qr_dialog::QrDialog;
 use crate::challenge::reasons::format_reason;
 use crate::challenge::start::open_fresh;
-use crate::i18n::{tr, use_i18n, Key, Reason};
-use crate::playground::controls::share::{page_url, share_fragment};
-use crate::playground::ctl::Notice;
+use crate::ctl::share::{page_url, share_fragment};
+use crate::ctl::Notice;
+use crate::i18n::{tr, use_i18n, I18n, Key, Reason};
 
 /// The workshop the draft says, read back through the model's reader.
 fn workshop(form: Form, title: &str, lang: &str) -> Result<Workshop, Reason> {
@@ -27,6 +27,41 @@ fn workshop(form: Form, title: &str, lang: &str) -> Result<Workshop, Reason> {
         challenges: form.workshop.get_untracked(),
     };
     Workshop::from_json(&w.to_compact_json()).map_err(|e| format_reason(&e))
+}
+
+/// The challenges added so far, each with its "remove" button.
+fn draft_list(form: Form, i18n: I18n) -> impl IntoView {
+    form.workshop.with(|cs| {
+        cs.iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let name = words(c, i18n.lang()).title;
+                view! {
+                    <li data-testid=format!("draft-item-{i}")>
+                        {name}" "
+                        <button type="button" data-testid=format!("draft-remove-{i}")
+                            on:click=move |_| form.workshop.update(|cs| { cs.remove(i); })>
+                            {tr(Key::BuilderRemove)}
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    })
+}
+
+/// Opens a workshop file chosen on disk in place of the run; a bad one is refused with
+/// its reason.
+fn open_file(w: WorkshopCtl, ev: &leptos::ev::Event) {
+    read_chosen(ev, move |text| match text.and_then(|t| read_file(&t)) {
+        Ok(workshop) => open_fresh(w, workshop),
+        Err(why) => {
+            let _ = w
+                .ctl
+                .notice
+                .try_set(Some(Notice::error(Key::NoticeBadChallenge, why)));
+        }
+    })
 }
 
 #[component]
@@ -46,36 +81,8 @@ pub fn Draft(form: Form) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    let list = move || {
-        form.workshop.with(|cs| {
-            cs.iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    let name = words(c, i18n.lang()).title;
-                    view! {
-                        <li data-testid=format!("draft-item-{i}")>
-                            {name}" "
-                            <button type="button" data-testid=format!("draft-remove-{i}")
-                                on:click=move |_| form.workshop.update(|cs| { cs.remove(i); })>
-                                {tr(Key::BuilderRemove)}
-                            </button>
-                        </li>
-                    }
-                })
-                .collect_view()
-        })
-    };
-    let open_file = move |ev: leptos::ev::Event| {
-        read_chosen(&ev, move |text| match text.and_then(|t| read_file(&t)) {
-            Ok(workshop) => open_fresh(w, workshop),
-            Err(why) => {
-                let _ = w
-                    .ctl
-                    .notice
-                    .try_set(Some(Notice::error(Key::NoticeBadChallenge, why)));
-            }
-        })
-    };
+    let list = move || draft_list(form, i18n);
+    let open_file = move |ev: leptos::ev::Event| open_file(w, &ev);
     let json = move |ev: leptos::ev::MouseEvent| {
         if let Ok(made) = made.get_untracked() {
             set_href(&ev, data_url(&made.to_json()));

@@ -9,8 +9,8 @@ use outbox_model::Counters;
 use serde::Serialize;
 
 use crate::challenge::reasons::goal_reason;
+use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::ctl::use_ctl;
 
 const OPS: [&str; 6] = [">=", "==", "<=", ">", "<", "!="];
 
@@ -41,6 +41,38 @@ fn and(goal: RwSignal<String>, cond: String) {
     });
 }
 
+/// Every `killed(kind, step)` a goal can name on this stage: each program step of each
+/// process kind.
+fn kill_goals(ctl: Ctl) -> std::collections::BTreeSet<String> {
+    ctl.procs.with(|ps| {
+        ps.iter()
+            .flat_map(|p| {
+                let kind = json_name(&p.kind);
+                p.program
+                    .iter()
+                    .map(move |s| format!("killed({kind}, {})", json_name(s)))
+            })
+            .collect()
+    })
+}
+
+/// The row that adds a `killed(…)` term to the goal.
+fn kill_row(ctl: Ctl, goal: RwSignal<String>) -> impl IntoView {
+    let kill = RwSignal::new(String::new());
+    view! {
+        <div class="builder__row">
+            <select aria-label=tr(Key::BuilderKill) data-testid="builder-kill" on:change=move |ev| kill.set(event_target_value(&ev))>
+                <option value="">{tr(Key::BuilderKill)}</option>
+                {move || kill_goals(ctl).into_iter().map(|k| { let v = k.clone(); view! { <option value=v>{k}</option> } }).collect_view()}
+            </select>
+            <button type="button" data-testid="builder-add-kill"
+                on:click=move |_| { let k = kill.get_untracked(); if !k.is_empty() { and(goal, k) } }>
+                {tr(Key::BuilderAdd)}
+            </button>
+        </div>
+    }
+}
+
 #[component]
 pub fn GoalForm(goal: RwSignal<String>) -> impl IntoView {
     let ctl = use_ctl();
@@ -48,7 +80,6 @@ pub fn GoalForm(goal: RwSignal<String>) -> impl IntoView {
     let counter = RwSignal::new("lost".to_string());
     let op = RwSignal::new(OPS[0].to_string());
     let value = RwSignal::new("1".to_string());
-    let kill = RwSignal::new(String::new());
     let add_count = move |_| {
         let v = value.get_untracked();
         and(
@@ -60,18 +91,6 @@ pub fn GoalForm(goal: RwSignal<String>) -> impl IntoView {
                 v.trim()
             ),
         );
-    };
-    let kills = move || {
-        ctl.procs.with(|ps| {
-            ps.iter()
-                .flat_map(|p| {
-                    let kind = json_name(&p.kind);
-                    p.program
-                        .iter()
-                        .map(move |s| format!("killed({kind}, {})", json_name(s)))
-                })
-                .collect::<std::collections::BTreeSet<_>>()
-        })
     };
     let verdict = move || {
         goal.with(|g| match Goal::parse(g) {
@@ -100,16 +119,7 @@ pub fn GoalForm(goal: RwSignal<String>) -> impl IntoView {
                     {tr(Key::BuilderSettled)}
                 </button>
             </div>
-            <div class="builder__row">
-                <select aria-label=tr(Key::BuilderKill) data-testid="builder-kill" on:change=move |ev| kill.set(event_target_value(&ev))>
-                    <option value="">{tr(Key::BuilderKill)}</option>
-                    {move || kills().into_iter().map(|k| { let v = k.clone(); view! { <option value=v>{k}</option> } }).collect_view()}
-                </select>
-                <button type="button" data-testid="builder-add-kill"
-                    on:click=move |_| { let k = kill.get_untracked(); if !k.is_empty() { and(goal, k) } }>
-                    {tr(Key::BuilderAdd)}
-                </button>
-            </div>
+            {kill_row(ctl, goal)}
             <label class="builder__field">
                 <span>{tr(Key::BuilderGoalText)}</span>
                 <textarea rows="2" spellcheck="false" data-testid="builder-goal" prop:value=goal

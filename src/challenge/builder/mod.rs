@@ -7,6 +7,7 @@
 //! next challenge of a workshop (`draft.rs`).
 
 pub mod draft;
+pub mod form;
 pub mod goal_form;
 pub mod result;
 
@@ -18,59 +19,19 @@ use outbox_model::Action;
 use std::collections::BTreeMap;
 
 use crate::challenge::builder::draft::Draft;
+use crate::challenge::builder::form::{slug, Form};
 use crate::challenge::builder::goal_form::GoalForm;
 use crate::challenge::builder::result::CheckResult;
 use crate::challenge::reasons::{check_reason, format_reason, goal_reason};
+use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::{tr, use_i18n, Key, Lang, Reason};
-use crate::playground::ctl::{use_ctl, Ctl};
 use crate::run::sim::Input;
-
-/// What the form holds.
-#[derive(Clone, Copy)]
-pub struct Form {
-    pub title: RwSignal<String>,
-    pub body: RwSignal<String>,
-    pub hint: RwSignal<String>,
-    pub goal: RwSignal<String>,
-    /// `lost`, `duplicate`, `fine`, or empty for no guess.
-    pub predict: RwSignal<String>,
-    pub solution: RwSignal<Option<Vec<Action>>>,
-    /// The last check: the challenge and what the model found, or why not.
-    pub checked: RwSignal<Option<Result<(Challenge, CheckReport), Reason>>>,
-    /// Challenges added to the workshop being made.
-    pub workshop: RwSignal<Vec<Challenge>>,
-}
-
-/// An id from a title: its ASCII letters and digits, lower-cased, the rest as `-`;
-/// a title with none (Cyrillic) gets one from its hash. At most 40 characters.
-pub fn slug(title: &str) -> String {
-    let mut s = String::new();
-    for c in title.chars() {
-        if c.is_ascii_alphanumeric() {
-            s.push(c.to_ascii_lowercase());
-        } else if !s.ends_with('-') && !s.is_empty() {
-            s.push('-');
-        }
-    }
-    let s = s.trim_end_matches('-');
-    if s.is_empty() {
-        let h = title
-            .bytes()
-            .fold(5381u32, |h, b| h.wrapping_mul(33) ^ b as u32);
-        return format!("c-{h:08x}");
-    }
-    s.chars()
-        .take(40)
-        .collect::<String>()
-        .trim_end_matches('-')
-        .to_string()
-}
 
 /// The actions of the run, in order (its ticks left out): a solution is its actions
 /// applied at the start, then the run played to its end (`Challenge::check`).
 fn actions_of(ctl: Ctl) -> Vec<Action> {
-    ctl.sim.with_value(|s| {
-        s.inputs()
+    ctl.with_inputs(|inputs| {
+        inputs
             .iter()
             .filter_map(|i| match i {
                 Input::Act(a) => Some(a.clone()),
@@ -109,31 +70,26 @@ fn check(form: Form, ctl: Ctl, lang: Lang) -> Result<(Challenge, CheckReport), R
     Ok((read, report))
 }
 
+/// A labelled text field bound to `value` (a textarea when `long`).
+fn text_field(label: Key, value: RwSignal<String>, id: &'static str, long: bool) -> impl IntoView {
+    let input = move |ev| value.set(event_target_value(&ev));
+    view! {
+        <label class="builder__field">
+            <span>{tr(label)}</span>
+            {if long {
+                view! { <textarea rows="3" data-testid=id prop:value=value on:input=input></textarea> }.into_any()
+            } else {
+                view! { <input type="text" data-testid=id prop:value=value on:input=input/> }.into_any()
+            }}
+        </label>
+    }
+}
+
 #[component]
 pub fn Builder() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
-    let form = Form {
-        title: RwSignal::new(String::new()),
-        body: RwSignal::new(String::new()),
-        hint: RwSignal::new(String::new()),
-        goal: RwSignal::new(String::new()),
-        predict: RwSignal::new(String::new()),
-        solution: RwSignal::new(None),
-        checked: RwSignal::new(None),
-        workshop: RwSignal::new(Vec::new()),
-    };
-    // A check speaks for the form as it was: any change asks for a new one.
-    Effect::new(move |_| {
-        form.title.track();
-        form.body.track();
-        form.hint.track();
-        form.goal.track();
-        form.predict.track();
-        form.solution.track();
-        ctl.scenario_version.track();
-        form.checked.set(None);
-    });
+    let form = Form::new(ctl);
     let scenario = move || {
         ctl.scenario_version.track();
         i18n.t(Key::BuilderStart)
@@ -145,27 +101,14 @@ pub fn Builder() -> impl IntoView {
             .t(Key::BuilderSolution)
             .replace("{n}", &a.len().to_string()),
     };
-    let text = |label: Key, value: RwSignal<String>, id: &'static str, long: bool| {
-        let input = move |ev| value.set(event_target_value(&ev));
-        view! {
-            <label class="builder__field">
-                <span>{tr(label)}</span>
-                {if long {
-                    view! { <textarea rows="3" data-testid=id prop:value=value on:input=input></textarea> }.into_any()
-                } else {
-                    view! { <input type="text" data-testid=id prop:value=value on:input=input/> }.into_any()
-                }}
-            </label>
-        }
-    };
     view! {
         <section class="builder" data-testid="builder" aria-labelledby="builder-heading">
             <h2 id="builder-heading" class="panel__heading">{tr(Key::BuilderHeading)}</h2>
             <p class="builder__intro">{tr(Key::BuilderIntro)}</p>
             <p data-testid="builder-start">{scenario}</p>
-            {text(Key::BuilderTitle, form.title, "builder-title", false)}
-            {text(Key::BuilderBody, form.body, "builder-body", true)}
-            {text(Key::BuilderHint, form.hint, "builder-hint", false)}
+            {text_field(Key::BuilderTitle, form.title, "builder-title", false)}
+            {text_field(Key::BuilderBody, form.body, "builder-body", true)}
+            {text_field(Key::BuilderHint, form.hint, "builder-hint", false)}
             <GoalForm goal=form.goal/>
             <label class="builder__field">
                 <span>{tr(Key::BuilderPredict)}</span>
@@ -197,7 +140,7 @@ pub fn Builder() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::slug;
+    use crate::challenge::builder::form::slug;
     use outbox_model::challenge::{Challenge, MAX_ID_CHARS};
 
     /// Every id the builder makes is one the reader takes (a slug of a–z, 0–9 and `-`,

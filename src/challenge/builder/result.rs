@@ -8,13 +8,32 @@ use outbox_model::challenge::{SolutionCheck, MAX_CHALLENGES};
 
 use crate::browser::file::set_href;
 use crate::browser::url::data_url;
-use crate::challenge::builder::Form;
+use crate::challenge::builder::form::Form;
 use crate::challenge::ctl::use_workshop;
 use crate::challenge::link::{challenge_fragment, workshop_of_one};
 use crate::challenge::qr_dialog::QrDialog;
 use crate::challenge::start::open_fresh;
+use crate::ctl::share::{page_url, share_fragment};
 use crate::i18n::{tr, use_i18n, Key};
-use crate::playground::controls::share::{page_url, share_fragment};
+
+/// Adds the checked challenge to the workshop being made (up to its limit), with a
+/// number after its id when the id is taken.
+fn add_to_workshop(form: Form) {
+    if let Some(Ok((mut c, _))) = form.checked.get_untracked() {
+        form.workshop.update(|list| {
+            // Ids differ within a workshop: a repeated title gets a number.
+            let base = c.id.clone();
+            let mut n = 2;
+            while list.iter().any(|x| x.id == c.id) {
+                c.id = format!("{}-{n}", base.chars().take(36).collect::<String>());
+                n += 1;
+            }
+            if list.len() < MAX_CHALLENGES {
+                list.push(c);
+            }
+        });
+    }
+}
 
 #[component]
 pub fn CheckResult(form: Form) -> impl IntoView {
@@ -46,22 +65,7 @@ pub fn CheckResult(form: Form) -> impl IntoView {
             set_href(&ev, data_url(&c.to_json()));
         }
     };
-    let add = move |_| {
-        if let Some((mut c, _)) = ready() {
-            form.workshop.update(|list| {
-                // Ids differ within a workshop: a repeated title gets a number.
-                let base = c.id.clone();
-                let mut n = 2;
-                while list.iter().any(|x| x.id == c.id) {
-                    c.id = format!("{}-{n}", base.chars().take(36).collect::<String>());
-                    n += 1;
-                }
-                if list.len() < MAX_CHALLENGES {
-                    list.push(c);
-                }
-            });
-        }
-    };
+    let add = move |_| add_to_workshop(form);
     view! {
         {move || refused().map(|why| view! {
             <p class="builder__refused" role="alert" data-testid="builder-refused">{tr(Key::BuilderNotReady)} " " {why}</p>

@@ -6,12 +6,13 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use outbox_model::explore::{Bounds, Design};
-use outbox_model::{Counters, Scenario, World};
+use outbox_model::{Counters, Scenario};
 
-use crate::browser::frames::{now_ms, owner_alive, run_in_frames};
+use crate::browser::slices::{now_ms, owner_alive, run_in_frames};
 use crate::i18n::{tr, Key};
 use crate::proof::lockstep::design_toggles::DesignToggles;
 use crate::proof::lockstep::table::LockstepTable;
+use crate::run::sim::Sim;
 
 pub mod design_toggles;
 pub mod table;
@@ -19,20 +20,6 @@ pub mod table;
 /// Steps per design per frame.
 const BEAT: usize = 8;
 
-/// A compared counter: its JSON name, its label, how to read it.
-pub type Row = (&'static str, Key, fn(&Counters) -> u64);
-
-/// The counters compared.
-pub const ROWS: [Row; 6] = [
-    ("tasks_in_db", Key::LsTasks, |c| c.tasks_in_db),
-    ("queue_jobs", Key::LsJobs, |c| c.queue_jobs),
-    ("effects", Key::LsEffects, |c| c.effects),
-    ("lost", Key::LsLost, |c| c.lost),
-    ("duplicate_effects", Key::LsDupEffects, |c| {
-        c.duplicate_effects
-    }),
-    ("phantoms", Key::LsPhantoms, |c| c.phantoms),
-];
 
 /// A design's scenario for the lockstep run: the explorer's world at `tasks`, restarts
 /// on, the shared seed, and the chosen kills at the canon's `i % 10 == 3`.
@@ -108,7 +95,8 @@ struct Form {
     kill_worker: RwSignal<bool>,
 }
 
-/// Builds a world per chosen design and steps them together, a beat per frame.
+/// Builds a run per chosen design and ticks them together, a beat per frame. Runs, not
+/// bare worlds: the page moves a world only through [`Sim`].
 fn run_lockstep(
     owner: Rc<Cell<bool>>,
     form: Form,
@@ -123,7 +111,7 @@ fn run_lockstep(
         return;
     }
     running.set(true);
-    let worlds: Rc<RefCell<Vec<(Design, World)>>> = Rc::new(RefCell::new(
+    let runs: Rc<RefCell<Vec<(Design, Sim)>>> = Rc::new(RefCell::new(
         designs
             .iter()
             .map(|d| {
@@ -134,16 +122,16 @@ fn run_lockstep(
                     form.kill_api.get_untracked(),
                     form.kill_worker.get_untracked(),
                 );
-                (*d, World::new(&s))
+                (*d, Sim::new(s))
             })
             .collect(),
     ));
     run_in_frames(owner, move |deadline| {
-        let mut ws = worlds.borrow_mut();
+        let mut ws = runs.borrow_mut();
         let busy = beat(&mut ws, deadline);
         counters.set(
             ws.iter()
-                .map(|(d, w)| (*d, w.counters(), w.settled()))
+                .map(|(d, s)| (*d, s.world().counters(), s.world().settled()))
                 .collect(),
         );
         if !busy {
@@ -153,14 +141,14 @@ fn run_lockstep(
     });
 }
 
-/// Up to [`BEAT`] steps of every world not yet settled (until `deadline`); returns whether
+/// Up to [`BEAT`] ticks of every run not yet finished (until `deadline`); returns whether
 /// any of them moved.
-fn beat(ws: &mut [(Design, World)], deadline: f64) -> bool {
+fn beat(ws: &mut [(Design, Sim)], deadline: f64) -> bool {
     let mut busy = true;
     for _ in 0..BEAT {
         busy = false;
-        for (_, w) in ws.iter_mut() {
-            if !w.settled() && w.step() {
+        for (_, sim) in ws.iter_mut() {
+            if sim.tick() {
                 busy = true;
             }
         }

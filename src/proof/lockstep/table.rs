@@ -5,9 +5,23 @@ use leptos::prelude::*;
 use outbox_model::explore::Design;
 use outbox_model::Counters;
 
-use crate::i18n::use_i18n;
+use crate::i18n::{use_i18n, Key};
 use crate::proof::design::design_key;
-use crate::proof::lockstep::ROWS;
+
+/// A compared counter: its JSON name, its label, how to read it.
+pub type Row = (&'static str, Key, fn(&Counters) -> u64);
+
+/// The counters compared.
+pub const ROWS: [Row; 6] = [
+    ("tasks_in_db", Key::LsTasks, |c| c.tasks_in_db),
+    ("queue_jobs", Key::LsJobs, |c| c.queue_jobs),
+    ("effects", Key::LsEffects, |c| c.effects),
+    ("lost", Key::LsLost, |c| c.lost),
+    ("duplicate_effects", Key::LsDupEffects, |c| {
+        c.duplicate_effects
+    }),
+    ("phantoms", Key::LsPhantoms, |c| c.phantoms),
+];
 
 #[component]
 pub fn LockstepTable(counters: RwSignal<Vec<(Design, Counters, bool)>>) -> impl IntoView {

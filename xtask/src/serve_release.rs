@@ -5,9 +5,10 @@
 use std::net::{IpAddr, UdpSocket};
 use std::process::{Command, ExitCode};
 
+use static_server::{Options, StaticServer};
+
 use crate::proc::run_visible;
 use crate::setup::{self, Scope};
-use crate::static_server::{Options, StaticServer};
 use crate::Ctx;
 
 pub fn run(ctx: &Ctx, args: &[String]) -> ExitCode {

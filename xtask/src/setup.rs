@@ -81,23 +81,70 @@ fn log(ctx: &Ctx, name: &str) -> PathBuf {
     ctx.logs().join(format!("setup-{name}.log"))
 }
 
+/// How a stage words its line: what it found before installing, what after.
+struct Words {
+    found: &'static str,
+    installed: &'static str,
+}
+
+const INSTALLED: Words = Words {
+    found: "already installed",
+    installed: "installed",
+};
+
+/// The one shape of every stage: `check` says what is there (None: missing or of the
+/// wrong version); only then `install` runs, and `check` must pass after it, or the
+/// stage fails with `still_missing`'s account. The line reads "WORD DETAIL", the detail
+/// being what `check` found (empty for a yes/no check).
+fn ensure(
+    words: &Words,
+    check: impl Fn() -> Option<String>,
+    install: impl FnOnce() -> Result<()>,
+    still_missing: impl FnOnce() -> String,
+) -> Result<String> {
+    let say = |word: &str, detail: String| {
+        if detail.is_empty() {
+            word.to_string()
+        } else {
+            format!("{word} {detail}")
+        }
+    };
+    if let Some(found) = check() {
+        return Ok(say(words.found, found));
+    }
+    install()?;
+    match check() {
+        Some(found) => Ok(say(words.installed, found)),
+        None => Err(still_missing()),
+    }
+}
+
+/// A yes/no check as `ensure` wants it.
+fn yes(present: bool) -> Option<String> {
+    present.then(String::new)
+}
+
 fn wasm_target(ctx: &Ctx) -> Result<String> {
     const TARGET: &str = "wasm32-unknown-unknown";
-    let sysroot = output(Command::new("rustc").arg("--print").arg("sysroot"));
-    if let Some(sysroot) = sysroot {
-        if Path::new(&sysroot)
-            .join("lib/rustlib")
-            .join(TARGET)
-            .is_dir()
-        {
-            return Ok("already installed".into());
-        }
-    }
-    run_logged(
-        Command::new("rustup").args(["target", "add", TARGET]),
-        &log(ctx, "wasm32-target"),
-    )?;
-    Ok("installed".into())
+    let present = || {
+        output(Command::new("rustc").arg("--print").arg("sysroot")).is_some_and(|sysroot| {
+            Path::new(&sysroot)
+                .join("lib/rustlib")
+                .join(TARGET)
+                .is_dir()
+        })
+    };
+    ensure(
+        &INSTALLED,
+        || yes(present()),
+        || {
+            run_logged(
+                Command::new("rustup").args(["target", "add", TARGET]),
+                &log(ctx, "wasm32-target"),
+            )
+        },
+        || format!("rustc's sysroot still lacks {TARGET} after rustup target add"),
+    )
 }
 
 /// The lint layer's tools. A rustup toolchain usually ships them; a minimal profile
@@ -107,18 +154,17 @@ fn lint_tools(ctx: &Ctx) -> Result<String> {
         output(Command::new("cargo").args(["clippy", "--version"])).is_some()
             && output(Command::new("cargo").args(["fmt", "--version"])).is_some()
     };
-    if present() {
-        return Ok("already installed".into());
-    }
-    run_logged(
-        Command::new("rustup").args(["component", "add", "clippy", "rustfmt"]),
-        &log(ctx, "lint-tools"),
-    )?;
-    if present() {
-        Ok("installed".into())
-    } else {
-        Err("`cargo clippy` or `cargo fmt` still missing after rustup component add".into())
-    }
+    ensure(
+        &INSTALLED,
+        || yes(present()),
+        || {
+            run_logged(
+                Command::new("rustup").args(["component", "add", "clippy", "rustfmt"]),
+                &log(ctx, "lint-tools"),
+            )
+        },
+        || "`cargo clippy` or `cargo fmt` still missing after rustup component add".into(),
+    )
 }
 
 /// The version a `tool --version` prints, as its second word ("trunk 0.21.14").
@@ -127,27 +173,31 @@ fn tool_version(tool: &str) -> Option<String> {
     line.split_whitespace().nth(1).map(str::to_string)
 }
 
-fn trunk(ctx: &Ctx) -> Result<String> {
-    if tool_version("trunk").as_deref() == Some(TRUNK_VERSION) {
-        return Ok("already installed".into());
-    }
-    // --force: reached only when the binary is missing or wrong, and cargo would otherwise
-    // skip a crate its records list as installed (say, after the binary was deleted).
+/// `cargo install --force CRATE --version VERSION` (plus `extra` arguments). --force:
+/// reached only when the binary is missing or wrong, and cargo would otherwise skip a
+/// crate its records list as installed (say, after the binary was deleted).
+fn cargo_install(ctx: &Ctx, krate: &str, version: &str, extra: &[&str]) -> Result<()> {
     run_logged(
-        ctx.cargo().args([
-            "install",
-            "--locked",
-            "--force",
-            "trunk",
-            "--version",
-            TRUNK_VERSION,
-        ]),
-        &log(ctx, "trunk"),
-    )?;
-    match tool_version("trunk") {
-        Some(v) if v == TRUNK_VERSION => Ok("installed".into()),
-        other => Err(format!("after install, `trunk --version` says {other:?}")),
-    }
+        ctx.cargo()
+            .args(["install", "--force"])
+            .args(extra)
+            .args([krate, "--version", version]),
+        &log(ctx, krate),
+    )
+}
+
+fn trunk(ctx: &Ctx) -> Result<String> {
+    ensure(
+        &INSTALLED,
+        || yes(tool_version("trunk").as_deref() == Some(TRUNK_VERSION)),
+        || cargo_install(ctx, "trunk", TRUNK_VERSION, &["--locked"]),
+        || {
+            format!(
+                "after install, `trunk --version` says {:?}",
+                tool_version("trunk")
+            )
+        },
+    )
 }
 
 /// The version of `name` in Cargo.lock's text.
@@ -204,55 +254,70 @@ fn wasm_bindgen(ctx: &Ctx) -> Result<String> {
         tool_version("wasm-bindgen").as_deref() == Some(version.as_str())
             && tool_version("wasm-bindgen-test-runner").as_deref() == Some(version.as_str())
     };
-    if ok() {
-        return Ok(format!("{version} already installed"));
-    }
     // Without --locked: with it, a dependency missing from the index makes it fail.
-    // --force: as for trunk.
-    run_logged(
-        ctx.cargo().args([
-            "install",
-            "--force",
-            "wasm-bindgen-cli",
-            "--version",
-            &version,
-        ]),
-        &log(ctx, "wasm-bindgen-cli"),
-    )?;
-    if ok() {
-        Ok(format!("{version} installed"))
-    } else {
-        Err(format!(
-            "after install, wasm-bindgen says {:?}, wasm-bindgen-test-runner says {:?}",
-            tool_version("wasm-bindgen"),
-            tool_version("wasm-bindgen-test-runner")
-        ))
-    }
+    ensure(
+        &INSTALLED,
+        || ok().then(|| version.clone()),
+        || cargo_install(ctx, "wasm-bindgen-cli", &version, &[]),
+        || {
+            format!(
+                "after install, wasm-bindgen says {:?}, wasm-bindgen-test-runner says {:?}",
+                tool_version("wasm-bindgen"),
+                tool_version("wasm-bindgen-test-runner")
+            )
+        },
+    )
+}
+
+/// The version an npm package in `.tools/` says it is (its package.json's "version").
+fn npm_version(ctx: &Ctx, name: &str) -> Option<String> {
+    let text = std::fs::read_to_string(node_modules(ctx).join(name).join("package.json")).ok()?;
+    let package: serde_json::Value = serde_json::from_str(&text).ok()?;
+    package.get("version")?.as_str().map(str::to_string)
+}
+
+/// npm packages in `.tools/` at exactly the versions `specs` name ("name@version"), and
+/// whatever else `also` checks of them; `npm install` runs only when one is missing or
+/// of another version.
+fn npm_packages(
+    ctx: &Ctx,
+    specs: &[&str],
+    log_name: &str,
+    also: impl Fn() -> bool,
+) -> Result<String> {
+    let names_versions: Vec<(&str, &str)> = specs
+        .iter()
+        .map(|spec| spec.rsplit_once('@').expect("name@version"))
+        .collect();
+    let versions_ok = || {
+        names_versions
+            .iter()
+            .all(|(name, version)| npm_version(ctx, name).as_deref() == Some(*version))
+    };
+    ensure(
+        &INSTALLED,
+        || yes(versions_ok() && also()),
+        || npm_install(ctx, specs, log_name),
+        || {
+            let found: Vec<String> = names_versions
+                .iter()
+                .map(|(name, _)| format!("{name} {:?}", npm_version(ctx, name)))
+                .collect();
+            format!("after npm install: {}", found.join(", "))
+        },
+    )
 }
 
 /// npm's binaryen ships wasm-opt as a node script; Debian's binaryen (108) builds pages
-/// that die at load, so it is never used.
+/// that die at load, so it is never used: the one on PATH must be ours.
 fn wasm_opt(ctx: &Ctx) -> Result<String> {
     let wasm_opt = ctx.tools.join("node_modules/.bin/wasm-opt");
-    let ok = || {
+    npm_packages(ctx, &[BINARYEN_NPM], "wasm-opt", || {
         proc::is_executable(&wasm_opt)
             && output(Command::new(&wasm_opt).arg("--version"))
                 .is_some_and(|v| v.contains(&format!("version_{WASM_OPT_VERSION}")))
             && which("wasm-opt").as_deref() == Some(wasm_opt.as_path())
-    };
-    if ok() {
-        return Ok("already installed".into());
-    }
-    npm_install(ctx, &[BINARYEN_NPM], "wasm-opt")?;
-    if ok() {
-        Ok("installed".into())
-    } else {
-        Err(format!(
-            "{} --version says {:?}",
-            wasm_opt.display(),
-            output(Command::new(&wasm_opt).arg("--version"))
-        ))
-    }
+    })
 }
 
 /// The path of axe-core's browser bundle (what the end-to-end layer injects).
@@ -261,25 +326,7 @@ pub fn axe_js(ctx: &Ctx) -> PathBuf {
 }
 
 fn axe_core(ctx: &Ctx) -> Result<String> {
-    let version = AXE_NPM.rsplit('@').next().unwrap_or_default();
-    let package = ctx.tools.join("node_modules/axe-core/package.json");
-    let ok = || {
-        axe_js(ctx).exists()
-            && std::fs::read_to_string(&package)
-                .is_ok_and(|p| p.contains(&format!("\"version\": \"{version}\"")))
-    };
-    if ok() {
-        return Ok("already installed".into());
-    }
-    npm_install(ctx, &[AXE_NPM], "axe-core")?;
-    if ok() {
-        Ok("installed".into())
-    } else {
-        Err(format!(
-            "{} is missing after npm install",
-            axe_js(ctx).display()
-        ))
-    }
+    npm_packages(ctx, &[AXE_NPM], "axe-core", || axe_js(ctx).exists())
 }
 
 /// Lighthouse's command-line entry (what benches/lighthouse.rs runs with node).
@@ -288,20 +335,9 @@ pub fn lighthouse_cli(ctx: &Ctx) -> PathBuf {
 }
 
 fn lighthouse(ctx: &Ctx) -> Result<String> {
-    let (name, version) = LIGHTHOUSE_NPM.rsplit_once('@').expect("name@version");
-    let ok = || lighthouse_cli(ctx).exists() && npm_version(ctx, name).as_deref() == Some(version);
-    if ok() {
-        return Ok("already installed".into());
-    }
-    npm_install(ctx, &[LIGHTHOUSE_NPM], "lighthouse")?;
-    if ok() {
-        Ok("installed".into())
-    } else {
-        Err(format!(
-            "lighthouse {:?} after npm install",
-            npm_version(ctx, name)
-        ))
-    }
+    npm_packages(ctx, &[LIGHTHOUSE_NPM], "lighthouse", || {
+        lighthouse_cli(ctx).exists()
+    })
 }
 
 /// The node_modules folder with bullmq and ioredis (what the queue truth suite's
@@ -311,65 +347,30 @@ pub fn node_modules(ctx: &Ctx) -> PathBuf {
 }
 
 fn terser(ctx: &Ctx) -> Result<String> {
-    let (name, version) = TERSER_NPM.rsplit_once('@').expect("name@version");
-    let ok = || npm_version(ctx, name).as_deref() == Some(version);
-    if ok() {
-        return Ok("already installed".into());
-    }
-    npm_install(ctx, &[TERSER_NPM], "terser")?;
-    if ok() {
-        Ok("installed".into())
-    } else {
-        Err(format!(
-            "terser {:?} after npm install",
-            npm_version(ctx, name)
-        ))
-    }
-}
-
-/// The version an npm package in `.tools/` says it is.
-fn npm_version(ctx: &Ctx, name: &str) -> Option<String> {
-    let text = std::fs::read_to_string(node_modules(ctx).join(name).join("package.json")).ok()?;
-    let after = text.split("\"version\"").nth(1)?;
-    Some(after.split('"').nth(1)?.to_string())
+    npm_packages(ctx, &[TERSER_NPM], "terser", || true)
 }
 
 fn bullmq(ctx: &Ctx) -> Result<String> {
-    let ok = || {
-        BULLMQ_NPM.iter().all(|spec| {
-            let (name, version) = spec.rsplit_once('@').expect("name@version");
-            npm_version(ctx, name).as_deref() == Some(version)
-        })
-    };
-    if ok() {
-        return Ok("already installed".into());
-    }
-    npm_install(ctx, &BULLMQ_NPM, "bullmq")?;
-    if ok() {
-        Ok("installed".into())
-    } else {
-        Err(format!(
-            "after npm install: bullmq {:?}, ioredis {:?}",
-            npm_version(ctx, "bullmq"),
-            npm_version(ctx, "ioredis")
-        ))
-    }
+    npm_packages(ctx, &BULLMQ_NPM, "bullmq", || true)
 }
 
 /// Debian's redis-server (7.0.15 on bookworm), from apt only when missing.
 fn redis_server(ctx: &Ctx) -> Result<String> {
+    let words = Words {
+        found: "found",
+        installed: "installed",
+    };
     let found = || {
         let server = redis::find_server()?;
         let version = redis::version(&server).unwrap_or_else(|| "?".into());
         Some(format!("{} {version}", server.display()))
     };
-    if let Some(found) = found() {
-        return Ok(format!("found {found}"));
-    }
-    apt_install(ctx, &["redis-server"])?;
-    found()
-        .map(|f| format!("installed {f}"))
-        .ok_or_else(|| "redis-server still not found".into())
+    ensure(
+        &words,
+        found,
+        || apt_install(ctx, &["redis-server"]),
+        || "redis-server still not found".into(),
+    )
 }
 
 /// `npm install PACKAGES` into `.tools/` at exactly those versions (npm itself from apt
@@ -396,27 +397,25 @@ fn npm_install(ctx: &Ctx, packages: &[&str], log_name: &str) -> Result<()> {
 }
 
 fn chromium(ctx: &Ctx) -> Result<String> {
-    let present = || Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
-    if present() {
-        return Ok("already installed".into());
-    }
-    apt_install(ctx, &["chromium", "chromium-driver"])?;
-    if present() {
-        Ok("installed".into())
-    } else {
-        Err(format!("{CHROMIUM} or {CHROMEDRIVER} is still missing"))
-    }
+    ensure(
+        &INSTALLED,
+        || yes(Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists()),
+        || apt_install(ctx, &["chromium", "chromium-driver"]),
+        || format!("{CHROMIUM} or {CHROMEDRIVER} is still missing"),
+    )
 }
 
 fn postgresql(ctx: &Ctx) -> Result<String> {
-    if let Some(bin) = pg::find_bin_dir() {
-        return Ok(format!("found in {}", bin.display()));
-    }
-    apt_install(ctx, &["postgresql"])?;
-    match pg::find_bin_dir() {
-        Some(bin) => Ok(format!("installed in {}", bin.display())),
-        None => Err("initdb/pg_ctl/postgres still not found".into()),
-    }
+    let words = Words {
+        found: "found in",
+        installed: "installed in",
+    };
+    ensure(
+        &words,
+        || pg::find_bin_dir().map(|bin| bin.display().to_string()),
+        || apt_install(ctx, &["postgresql"]),
+        || "initdb/pg_ctl/postgres still not found".into(),
+    )
 }
 
 /// `apt-get update` (once per run), then `apt-get install -y PACKAGES`.
@@ -454,6 +453,47 @@ source = "registry+https://github.com/rust-lang/crates.io-index"
 name = "wasm-bindgen-backend"
 version = "0.2.999"
 "#;
+
+    #[test]
+    fn ensure_installs_only_what_is_missing_and_checks_again() {
+        let installs = std::cell::Cell::new(0);
+        let install = || {
+            installs.set(installs.get() + 1);
+            Ok(())
+        };
+        let present = ensure(&INSTALLED, || yes(true), install, || "gone".into());
+        assert_eq!(present.as_deref(), Ok("already installed"));
+        assert_eq!(installs.get(), 0, "a present tool is not installed again");
+
+        let there = std::cell::Cell::new(false);
+        let found = ensure(
+            &INSTALLED,
+            || there.get().then(|| "1.2.3".to_string()),
+            || {
+                there.set(true);
+                install()
+            },
+            || "gone".into(),
+        );
+        assert_eq!(found.as_deref(), Ok("installed 1.2.3"));
+        assert_eq!(installs.get(), 1);
+
+        let never = ensure(&INSTALLED, || yes(false), install, || "still gone".into());
+        assert_eq!(never, Err("still gone".to_string()));
+        assert_eq!(installs.get(), 2);
+
+        let refused = ensure(
+            &INSTALLED,
+            || yes(false),
+            || Err("apt said no".into()),
+            || "still gone".into(),
+        );
+        assert_eq!(
+            refused,
+            Err("apt said no".to_string()),
+            "the install's own error"
+        );
+    }
 
     #[test]
     fn reads_the_locked_version() {

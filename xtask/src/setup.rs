@@ -215,23 +215,17 @@ pub fn tool_bin_dirs(ctx: &Ctx) -> Vec<PathBuf> {
 /// --locked: the dependency versions the crate was released with. --force: reached only
 /// when that folder's binary is missing or wrong, and cargo would otherwise skip a crate
 /// the folder's records list as installed (say, after the binary was deleted).
-fn cargo_install(ctx: &Ctx, krate: &str, version: &str) -> Result<()> {
+fn cargo_install(ctx: &Ctx, krate: &str, version: &str, locked: bool) -> Result<()> {
+    let mut cmd = ctx.cargo();
+    cmd.args(["install", "--force", krate, "--version", version]);
+    if locked {
+        cmd.arg("--locked");
+    }
     run_logged(
-        ctx.cargo()
-            .args([
-                "install",
-                "--locked",
-                "--force",
-                krate,
-                "--version",
-                version,
-            ])
-            .arg("--root")
-            .arg(tool_root(krate, version)),
+        cmd.arg("--root").arg(tool_root(krate, version)),
         &log(ctx, krate),
     )
 }
-
 /// Where `tool` is found on xtask's PATH, for the stage's line.
 fn found_at(tool: &str) -> String {
     which(tool).map_or_else(String::new, |p| format!("at {}", p.display()))
@@ -241,7 +235,7 @@ fn trunk(ctx: &Ctx) -> Result<String> {
     ensure(
         &INSTALLED,
         || (tool_version("trunk").as_deref() == Some(TRUNK_VERSION)).then(|| found_at("trunk")),
-        || cargo_install(ctx, "trunk", TRUNK_VERSION),
+        || cargo_install(ctx, "trunk", TRUNK_VERSION, true),
         || {
             format!(
                 "after install, `trunk --version` says {:?}",
@@ -308,7 +302,14 @@ fn wasm_bindgen(ctx: &Ctx) -> Result<String> {
     ensure(
         &INSTALLED,
         || ok().then(|| format!("{version} {}", found_at("wasm-bindgen"))),
-        || cargo_install(ctx, "wasm-bindgen-cli", &version),
+        // --locked first. wasm-bindgen-cli 0.2.130's lockfile names webpki-roots 1.0.11,
+        // which the crates.io index this was written against lacks (measured 2026-12-07:
+        // "failed to select a version … locked to 1.0.11"); then unlocked, so the build
+        // does not stop on an index that has not got one dependency's release.
+        || {
+            cargo_install(ctx, "wasm-bindgen-cli", &version, true)
+                .or_else(|_| cargo_install(ctx, "wasm-bindgen-cli", &version, false))
+        },
         || {
             format!(
                 "after install, wasm-bindgen says {:?}, wasm-bindgen-test-runner says {:?}",

@@ -13,10 +13,6 @@
 //! .tools/ by `cargo xtask setup`) and `OUTBOX_CHROMIUM`, which the e2e layer sets.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[allow(dead_code, unused_imports)]
-#[path = "../xtask/src/static_server.rs"]
-mod static_server;
-
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 

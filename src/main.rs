@@ -31,6 +31,7 @@ fn main() {
             boot.remove();
         }
         outbox_playground::browser::expose_wasm_memory();
+        outbox_playground::browser::expose_test_panic();
         leptos::mount::mount_to_body(App);
     });
 }

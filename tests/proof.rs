@@ -125,6 +125,40 @@ async fn click_now(client: &Client, testids: &[&str]) -> TestResult {
     Ok(())
 }
 
+/// Notes in the page (`window.__readyDipped`) when the pool's count of loaded workers goes
+/// below their number: a worker was terminated. In the page, because the dip lasts only
+/// until the new worker has loaded, which a poll over WebDriver may miss.
+async fn watch_ready_dip(client: &Client) -> TestResult {
+    client
+        .execute(
+            "window.__readyDipped = false;
+             const note = document.querySelector('[data-testid=proof-workers]');
+             const all = Number(note.dataset.workers);
+             new MutationObserver((records) => {
+               if (Number(note.dataset.ready) < all
+                   || records.some((r) => Number(r.oldValue) < all)) {
+                 window.__readyDipped = true;
+               }
+             }).observe(note, { attributes: true, attributeFilter: ['data-ready'],
+                                attributeOldValue: true });",
+            vec![],
+        )
+        .await?;
+    Ok(())
+}
+
+/// Polls until `script` returns `true`.
+async fn wait_js_true(client: &Client, script: &str, secs: u64) -> TestResult {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while client.execute(script, vec![]).await?.as_bool() != Some(true) {
+        if Instant::now() > deadline {
+            return Err(format!("never true in {secs} s: {script}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(())
+}
+
 /// #22: the searches run in Web Workers (the page says how many), the search's wasm never
 /// loads on the page's thread, and Stop ends a search at once; the next run finishes.
 #[tokio::test]
@@ -134,6 +168,9 @@ async fn the_searches_run_in_web_workers_and_stop_at_once() {
         open(&client, &format!("{page}?tab=proof")).await?;
         let workers = wait_attr_some(&client, "proof-workers", "data-workers", 30).await?;
         assert!(workers.parse::<u32>()? >= 1, "workers: {workers}");
+        // Every worker loaded: Run hands them the searches at once (not into a queue).
+        wait_attr(&client, "proof-workers", "data-ready", &workers, 60).await?;
+        watch_ready_dip(&client).await?;
 
         // Run and stop in one task: the outbox + inbox search (~51 000 states) is cut.
         click_now(&client, &["proof-run", "proof-stop"]).await?;
@@ -142,7 +179,11 @@ async fn the_searches_run_in_web_workers_and_stop_at_once() {
             None,
             "Run is offered again"
         );
-        tokio::time::sleep(Duration::from_millis(1500)).await;
+        // Stop ends a running search by terminating its worker and loading a new one: once
+        // the pool's ready count has dipped and come back, nothing of the cut search can
+        // answer any more.
+        wait_js_true(&client, "return window.__readyDipped === true", 30).await?;
+        wait_attr(&client, "proof-workers", "data-ready", &workers, 60).await?;
         let cut = attr(&client, "claim-outbox_inbox-lost", "data-holds")
             .await
             .unwrap_or_default();

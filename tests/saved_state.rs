@@ -8,6 +8,7 @@
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use outbox_model::preset;
+use outbox_playground::browser::frames::now_ms;
 use outbox_playground::browser::storage::{self, before_link_key, corrupt_key, pending_key, KEY};
 use outbox_playground::i18n::{t, Key, Lang};
 use outbox_playground::lesson::ctl::PROGRESS_KEY;
@@ -205,6 +206,35 @@ fn listen() -> (web_sys::BroadcastChannel, Rc<RefCell<Vec<String>>>) {
     (channel, heard)
 }
 
+/// Polls `cond` every 10 ms (the page's tasks run meanwhile) until it holds; fails with
+/// `what` after 20 s, generous for a loaded machine.
+async fn until(what: &str, cond: impl Fn() -> bool) {
+    let started = now_ms();
+    while !cond() {
+        assert!(now_ms() - started < 20_000.0, "{what}: not within 20 s");
+        TimeoutFuture::new(10).await;
+    }
+}
+
+/// Posts `texts` on the notes channel and waits until `heard` (a listener made after the
+/// page's channel) has heard the last: a channel's message reaches a document's channels
+/// in the order they were made, so by then the page has handled every one of them, and
+/// anything it posted in answer was posted before the next message the test sends.
+async fn post_and_wait_handled(
+    sender: &web_sys::BroadcastChannel,
+    heard: &RefCell<Vec<String>>,
+    texts: &[&str],
+) {
+    for text in texts {
+        sender.post_message(&JsValue::from_str(text)).unwrap();
+    }
+    let last = texts.last().copied().unwrap_or_default();
+    until("the messages handled", || {
+        heard.borrow().last().map(String::as_str) == Some(last)
+    })
+    .await;
+}
+
 #[wasm_bindgen_test]
 async fn a_flood_of_hellos_gets_a_few_replies_and_junk_none() {
     start_clean();
@@ -212,27 +242,44 @@ async fn a_flood_of_hellos_gets_a_few_replies_and_junk_none() {
     settle().await;
     let (listener, heard) = listen();
     let sender = web_sys::BroadcastChannel::new(CHANNEL).unwrap();
-    for junk in [
+    let junk = [
         "hello ",
         "HELLO",
         "<script>alert(1)</script>",
         "3 uz",
         "\u{0}",
-    ] {
-        sender.post_message(&JsValue::from_str(junk)).unwrap();
-    }
-    TimeoutFuture::new(300).await;
-    let replies = || heard.borrow().iter().filter(|m| parse(m).is_some()).count();
+    ];
+    post_and_wait_handled(&sender, &heard, &junk).await;
+    // A hello now: the page's answer to it comes after anything it said to the junk.
+    sender.post_message(&JsValue::from_str(HELLO)).unwrap();
+    let replies = |h: &[String]| h.iter().filter(|m| parse(m).is_some()).count();
+    until("the page's answer to a hello", || {
+        let h = heard.borrow();
+        let after = h.iter().position(|m| m == HELLO).map_or(0, |i| i + 1);
+        replies(&h[after..]) > 0
+    })
+    .await;
+    let before_hello = {
+        let h = heard.borrow();
+        let at = h.iter().position(|m| m == HELLO).expect("the hello heard");
+        replies(&h[..at])
+    };
     // "3 uz" itself is heard by the listener; the page answered none of the junk.
-    assert_eq!(replies(), 1, "{:?}", heard.borrow());
+    assert_eq!(before_hello, 1, "{:?}", heard.borrow());
     heard.borrow_mut().clear();
-    let started = outbox_playground::browser::frames::now_ms();
-    for _ in 0..20_000 {
+    let started = now_ms();
+    const FLOOD: usize = 20_000;
+    for _ in 0..FLOOD {
         sender.post_message(&JsValue::from_str(HELLO)).unwrap();
     }
-    TimeoutFuture::new(700).await;
-    let elapsed = outbox_playground::browser::frames::now_ms() - started;
-    let n = replies();
+    // The whole flood handled, and answered (at once, or at the end of a reply's window).
+    until("the flood handled and answered", || {
+        let h = heard.borrow();
+        h.iter().filter(|m| *m == HELLO).count() == FLOOD && replies(&h) > 0
+    })
+    .await;
+    let elapsed = now_ms() - started;
+    let n = replies(&heard.borrow());
     // One reply per 250 ms window at most (plus the first at once).
     let bound = 2 + (elapsed / 250.0) as usize;
     assert!((1..=bound).contains(&n), "{n} replies in {elapsed} ms");
@@ -250,9 +297,12 @@ async fn the_notes_window_ignores_everything_but_the_exact_form() {
         view! { <SpeakerNotes/> }
     });
     settle().await;
+    let (listener, heard) = listen();
     let sender = web_sys::BroadcastChannel::new(CHANNEL).unwrap();
+    // Not a string: the listener does not hear it, the junk after it tells it was handled.
+    sender.post_message(&JsValue::from_f64(1.0)).unwrap();
     let long = format!("{} uz", "1".repeat(100_000));
-    for junk in [
+    let junk = [
         "999 uz",
         "+1 uz",
         "1 de",
@@ -260,32 +310,36 @@ async fn the_notes_window_ignores_everything_but_the_exact_form() {
         "<img src=x onerror=alert(1)>",
         "\u{202e}1 uz",
         long.as_str(),
-    ] {
-        sender.post_message(&JsValue::from_str(junk)).unwrap();
-    }
-    sender.post_message(&JsValue::from_f64(1.0)).unwrap();
-    TimeoutFuture::new(100).await;
+    ];
+    post_and_wait_handled(&sender, &heard, &junk).await;
     assert!(
         find(&host, "notes-waiting").is_some(),
         "junk moved the notes"
     );
     sender.post_message(&JsValue::from_str("2 en")).unwrap();
-    TimeoutFuture::new(100).await;
+    until("the notes at a step", || {
+        find(&host, "notes-step").is_some()
+    })
+    .await;
     let step = find(&host, "notes-step").expect("the exact form is heard");
     assert_eq!(
         step.get_attribute("data-step").as_deref(),
         Some(outbox_model::lesson::STEPS[2].id)
     );
+    let notes_text = || {
+        find(&host, "notes-text")
+            .and_then(|n| n.text_content())
+            .unwrap_or_default()
+    };
     // #21: the notes follow the main window into Russian.
+    let english = notes_text();
     sender.post_message(&JsValue::from_str("2 ru")).unwrap();
-    TimeoutFuture::new(100).await;
+    until("the notes' text changed", || notes_text() != english).await;
     let words =
         outbox_playground::i18n::lesson_words::step_words(outbox_model::lesson::STEPS[2].id)
             .expect("the step has its words");
-    let text = find(&host, "notes-text")
-        .and_then(|n| n.text_content())
-        .unwrap_or_default();
-    assert_eq!(text, t(Lang::Ru, words.notes));
+    assert_eq!(notes_text(), t(Lang::Ru, words.notes));
+    listener.close();
     sender.close();
 }
 

@@ -3,17 +3,13 @@
 //! `any_path_…` at `/` and under `/outbox/`), and the page offline after a first visit,
 //! then updated by a new build.
 //!
-//! The offline test runs its own server (xtask's, included below) so it can stop it: the
-//! browser then really has no network for the page, the service worker's own fetches
-//! included. It needs `OUTBOX_DIST` and `OUTBOX_DIST_NEXT` (the same build with one
+//! The offline test runs its own server (the static-server crate, as xtask does) so it
+//! can stop it: the browser then really has no network for the page, the service
+//! worker's own fetches included. It needs `OUTBOX_DIST` and `OUTBOX_DIST_NEXT` (the same build with one
 //! change and its own service worker), which `cargo xtask test-layer e2e` prepares.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
-
-#[allow(dead_code, unused_imports)]
-#[path = "../xtask/src/static_server.rs"]
-mod static_server;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

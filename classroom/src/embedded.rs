@@ -2,7 +2,7 @@
 //! its unpacking into a folder the server serves.
 //!
 //! Why unpack instead of serving from memory: the project has one static server
-//! (`xtask/src/static_server.rs`, shared with the tests that check what it sends), and it
+//! (the `static-server` crate, shared with xtask and the tests that check what it sends), and it
 //! serves a folder. The page is ~5 MB; writing it to the temporary folder takes a moment
 //! once per start, and the folder is named after the page's content hash, so two versions
 //! never mix.

@@ -10,9 +10,6 @@
 mod embedded;
 mod lan;
 mod qr;
-#[allow(dead_code)]
-#[path = "../../xtask/src/static_server.rs"]
-mod static_server;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

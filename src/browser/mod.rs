@@ -43,3 +43,29 @@ pub fn expose_wasm_memory() {
         peak.forget();
     }
 }
+
+/// Under WebDriver only (`navigator.webdriver`, which a person's browser does not set):
+/// `window.__outboxPanic(message)` panics with `message`. No link or file of the
+/// end-to-end tests panics the page any more, and the panic panel and its "reset saved
+/// state" must still be seen to work (tests/hostile/links.rs). It opens no way in for a
+/// link, a file or a message: only a script already running in the page can call it.
+pub fn expose_test_panic() {
+    use wasm_bindgen::JsValue;
+    use web_sys::js_sys::Reflect;
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let driven = Reflect::get(&w.navigator(), &JsValue::from_str("webdriver"))
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    if !driven {
+        return;
+    }
+    let panic = wasm_bindgen::closure::Closure::<dyn Fn(String)>::new(|message: String| {
+        panic!("{message}");
+    });
+    let _ = Reflect::set(&w, &JsValue::from_str("__outboxPanic"), panic.as_ref());
+    // The page's lifetime: the window keeps the function.
+    panic.forget();
+}

@@ -1,7 +1,9 @@
 //! Exports: what the page exports from a hostile run carries the payloads only as data.
 
 use fantoccini::{Client, Locator};
+use outbox_model::lesson::{BLANKS, STEPS};
 use outbox_model::Action;
+use outbox_playground::lesson::ctl::PROGRESS_KEY;
 use outbox_playground::run::sim::Run;
 use serde_json::{json, Value};
 
@@ -259,19 +261,44 @@ async fn check_rust_test_export(client: &Client) -> TestResult {
     Ok(())
 }
 
-/// The lesson progress export (its texts come from saved state).
-async fn check_progress_export(client: &Client) -> TestResult {
-    if client
-        .find_all(Locator::Css(&css("progress-export")))
-        .await?
-        .is_empty()
-    {
-        eprintln!("no progress export on this page state: skipped");
-    } else {
-        let (mime, text) = export_of(client, "progress-export").await?;
-        check_json_export("progress", &mime, &text)?;
-        eprintln!("progress: {} bytes, clean", text.len());
-    }
+/// A saved lesson progress whose typed texts (exercise 1's blanks, the guesses) are the
+/// payloads, at the sizes `Progress::check` accepts: the progress export's texts.
+fn hostile_progress() -> Value {
+    let texts: Vec<String> = payloads()
+        .into_iter()
+        .filter(|(_, p)| p.len() <= 1000)
+        .map(|(_, p)| p)
+        .collect();
+    let predictions: Vec<Value> = texts
+        .iter()
+        .take(STEPS.len())
+        .map(|t| json!({ "step": t, "guess": t, "actual": t }))
+        .collect();
+    let blanks: Vec<&String> = texts.iter().take(BLANKS.len()).collect();
+    json!({ "step": 0, "blanks": blanks, "predictions": predictions })
+}
+
+/// The lesson progress export, its texts from saved state: the hostile progress is saved,
+/// the page reloaded, and the export must carry the payloads only as JSON strings.
+async fn check_progress_export(client: &Client, page: &str) -> TestResult {
+    client
+        .execute(
+            "localStorage.setItem(arguments[0], arguments[1]);",
+            vec![PROGRESS_KEY.into(), hostile_progress().to_string().into()],
+        )
+        .await?;
+    open_page(client, page).await?;
+    assert_clean(&seen(client).await?, "hostile progress");
+    let (mime, text) = export_of(client, "progress-export").await?;
+    check_json_export("progress", &mime, &text)?;
+    assert!(
+        text.contains("__pwned"),
+        "the progress export does not carry the saved texts: the check above proved nothing"
+    );
+    eprintln!(
+        "progress: {} bytes, the payload only as string data",
+        text.len()
+    );
     Ok(())
 }
 
@@ -296,7 +323,7 @@ fn exports_of_a_hostile_run_carry_the_payloads_only_as_data() {
             check_scenario_and_trace(&client, refused).await?;
             check_rust_test_export(&client).await?;
             // The lesson progress export (its texts come from saved state).
-            check_progress_export(&client).await?;
+            check_progress_export(&client, &page).await?;
             assert_clean(&seen(&client).await?, "after the exports");
             Ok(())
         })

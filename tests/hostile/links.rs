@@ -3,9 +3,12 @@
 use std::time::Duration;
 
 use fantoccini::Locator;
+use outbox_model::lesson::STEPS;
 use outbox_model::scenario::{Fault, Timed};
 use outbox_model::{Action, Step};
+use outbox_playground::lesson::ctl::PROGRESS_KEY;
 use outbox_playground::run::sim::Input;
+use serde_json::json;
 
 use crate::common::*;
 use crate::harness::*;
@@ -130,39 +133,96 @@ fn the_panic_link_does_not_panic_the_page() {
     });
 }
 
-/// The panic panel's "reset saved state": provoked with the issue's panic link and saved
-/// progress. After the page's fixes neither panics, and the check is skipped (printed).
+/// The panic panel and its "reset saved state". No link panics the page any more, so the
+/// test causes the panic itself (`window.__outboxPanic`, which the page sets only under
+/// WebDriver) after saving progress and opening one of the issue's panic links: the panel
+/// shows the panic in its report, its reset forgets the saved state, and the page comes
+/// back without a panel.
 #[test]
-fn a_panic_panel_if_one_shows_resets_the_saved_state() {
+fn the_panic_panel_shows_and_its_reset_forgets_the_saved_state() {
     serially(async {
         let (client, page) = session().await;
         with_session(client, |client| async move {
             install_watch(&client).await?;
-            let mut provoked = 0;
-            for (label, run) in panic_runs() {
-                open_page(&client, &url_of(&page, &run)).await?;
-                if !seen(&client).await?.panic {
-                    eprintln!("{label}: no panic provoked");
-                    continue;
-                }
-                provoked += 1;
-                // A panic saved with the run would show again on every reload until reset.
-                let reset = client
-                    .find(Locator::Css(&css("panic-reset")))
-                    .await
-                    .map_err(|e| format!("{label}: the panic panel has no reset button: {e}"))?;
-                reset.click().await?;
-                tokio::time::sleep(Duration::from_millis(500)).await;
-                open_page(&client, &page).await?;
-                let s = seen(&client).await?;
-                assert!(!s.panic, "{label}: the page panics again after the reset");
-                assert_alive(&client, label).await?;
-            }
-            if provoked == 0 {
-                eprintln!("no panic could be provoked: the reset button was not exercised");
-            }
+            open_page(&client, &page).await?;
+            // A step done: the saved state the reset must forget.
+            let progress = json!({ "step": 1, "done": [STEPS[0].id] });
+            client
+                .execute(
+                    "localStorage.setItem(arguments[0], arguments[1])",
+                    vec![PROGRESS_KEY.into(), progress.to_string().into()],
+                )
+                .await?;
+            let (label, run) = panic_runs().remove(0);
+            open_page(&client, &url_of(&page, &run)).await?;
+            assert!(!seen(&client).await?.panic, "{label}: the page panicked");
+            // In a task of its own: the panic ends the wasm call, not the WebDriver script.
+            client
+                .execute(
+                    "setTimeout(() => window.__outboxPanic('provoked by the test'), 0)",
+                    vec![],
+                )
+                .await?;
+            let report = "const a = document.querySelector('[data-testid=panic-panel] textarea');
+                          return a ? a.value : null;";
+            let report = wait_js_value(&client, report, "the panic panel", 20).await?;
+            assert!(
+                report.contains("provoked by the test") && report.contains("run: "),
+                "the report names the panic and the saved run: {}",
+                short(&report, 300)
+            );
+            client
+                .find(Locator::Css(&css("panic-reset")))
+                .await?
+                .click()
+                .await?;
+            // The reset is a page load (`?reset-saved-state=1`, dropped once done).
+            let fresh = "return !location.search.includes('reset-saved-state')
+                          && document.querySelector('[data-testid=panic-panel]') === null
+                          && document.querySelector('[data-testid=tagline]') !== null
+                          ? 'fresh' : null;";
+            wait_js_value(&client, fresh, "the page after the reset", 30).await?;
+            let saved = client
+                .execute(
+                    "return localStorage.getItem(arguments[0])",
+                    vec![PROGRESS_KEY.into()],
+                )
+                .await?;
+            let done = saved
+                .as_str()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok())
+                .map(|p| p["done"].clone());
+            assert!(
+                done.as_ref()
+                    .is_none_or(|d| d.as_array().is_some_and(Vec::is_empty)),
+                "the reset kept the saved progress: {saved}"
+            );
+            assert!(
+                !seen(&client).await?.panic,
+                "the page panics after the reset"
+            );
+            assert_alive(&client, "after the reset").await?;
             Ok(())
         })
         .await;
     });
+}
+
+/// Polls `script` until it returns a string (not null); that string.
+async fn wait_js_value(
+    client: &fantoccini::Client,
+    script: &str,
+    what: &str,
+    secs: u64,
+) -> Result<String, BoxError> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(v) = client.execute(script, vec![]).await?.as_str() {
+            return Ok(v.to_string());
+        }
+        if std::time::Instant::now() > deadline {
+            return Err(format!("{what}: not there after {secs} s").into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

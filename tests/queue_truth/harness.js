@@ -169,6 +169,13 @@ async function state(req) {
   return { counts, jobs, wait };
 }
 
+// Whether BullMQ's key `bull:QUEUE:KEY` is still there: a job's lock (`ID:lock`) or the
+// stalled check's interval marker (`stalled-check`), both set to expire on Redis' clock.
+async function exists(req) {
+  const { raw } = get(req.q);
+  return { exists: (await raw.exists(`bull:${req.q}:${req.key}`)) === 1 };
+}
+
 // Redis that accepts connections but does not answer, for `ms` (CLIENT PAUSE: it ends
 // by itself, so nothing is left frozen if the test dies).
 async function pause(req) {
@@ -186,7 +193,7 @@ async function close(req) {
 }
 
 const ops = { open: openQueue, add, take, complete: (r) => finish(r, 'complete'),
-  fail: (r) => finish(r, 'fail'), stalled, state, pause, close,
+  fail: (r) => finish(r, 'fail'), stalled, state, exists, pause, close,
   version: async () => ({ bullmq: require('bullmq/package.json').version,
     ioredis: require('ioredis/package.json').version, node: process.version }) };
 

@@ -1,6 +1,6 @@
 //! Case 6: order. Waiting jobs go to workers first in, first out; a stalled job goes back
 //! to the head of the line. The model has no `priority` and no `delay` (its README says
-//! so): what they would change is printed from BullMQ alone.
+//! so): what they would change is asserted of BullMQ alone.
 
 use crate::harness::{event_of, job_id, Duo, Opts};
 use serde_json::json;
@@ -59,5 +59,12 @@ fn priority_and_delay_in_bullmq_alone() {
         "five fetches get",
         &got,
         "the model has no priority or delay",
+    );
+    // What the model leaves out, pinned: the plain jobs first in, first out; then the
+    // prioritized ones, the lower number first; the delayed job not before its delay.
+    assert_eq!(
+        got,
+        ["1", "5", "3", "2", "-"],
+        "BullMQ's order with priorities and a delay"
     );
 }

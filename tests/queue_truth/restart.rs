@@ -2,7 +2,7 @@
 //! lesson's Redis) every job is gone and every id is free again, although the outbox says
 //! published; with `appendonly yes` the jobs survive and a republish is still a dedup hit.
 
-use crate::harness::{Added, Duo, Opts, Persistence, RedisServer, PAST_LOCK_MS};
+use crate::harness::{job_id, Added, Duo, Opts, Persistence, RedisServer, LOCK_MS};
 
 fn restart(name: &'static str, persistence: Persistence) {
     let mut redis = RedisServer::start(persistence);
@@ -23,8 +23,9 @@ fn restart(name: &'static str, persistence: Persistence) {
         "BullMQ's are the jobs the snapshot no longer shows",
     );
     d.snapshot("after the restart");
-    // With appendonly the dead worker's lock still runs out, and the job stalls.
-    d.sleep(PAST_LOCK_MS);
+    // With appendonly the dead worker's lock still runs out, and the job stalls (without,
+    // the lock went with everything else).
+    d.wait_gone("w2's lock", &format!("{}:lock", job_id(2)), LOCK_MS);
     d.stall_check("stalled check, lock ran out");
     let again = d.add("republish of 1", 1);
     let expected = match persistence {

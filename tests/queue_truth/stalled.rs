@@ -1,23 +1,37 @@
 //! Cases 2 and 3: a worker that takes a job and stops renewing its lock (killed), the
 //! stalled check, maxStalledCount, and a completion that comes after the lock was lost.
 
-use crate::harness::{Duo, Opts, PAST_LOCK_MS, STALLED_INTERVAL_MS};
+use crate::harness::{job_id, Duo, Opts, LOCK_MS, STALLED_INTERVAL_MS};
 
 /// Worker `w` takes the next job and lets its lock run out, with the stalled check
 /// running as BullMQ's timer would: once while the lock still holds (it notes the job as
 /// active), once after (the job has stalled). BullMQ runs the check at most once per
-/// `stalledInterval` (a sooner call is a no-op), so a round starts by letting one pass.
+/// `stalledInterval` (a sooner call is a no-op), so a round starts once the last check's
+/// marker has expired.
 fn stall(d: &mut Duo, round: &str, w: u8) -> Vec<String> {
     stall_until_expired(d, round, w);
     d.stall_check(&format!("{round}: stalled check, lock ran out"))
 }
 
-/// `stall` up to the lock running out, before the check that would notice.
+/// `stall` up to the lock running out, before the check that would notice. Both waits
+/// end when Redis has let the key go (`Duo::wait_gone`), not after a guessed time.
 fn stall_until_expired(d: &mut Duo, round: &str, w: u8) -> Vec<String> {
-    d.sleep(STALLED_INTERVAL_MS + 30);
-    d.take(&format!("{round}: w{w} takes, then is killed"), w);
+    d.wait_gone(
+        "the last stalled check's interval",
+        "stalled-check",
+        STALLED_INTERVAL_MS,
+    );
+    let taken = d.take(&format!("{round}: w{w} takes, then is killed"), w);
+    let event: u32 = taken
+        .as_deref()
+        .and_then(|e| e.parse().ok())
+        .unwrap_or_else(|| panic!("{round}: w{w} took no job ({taken:?})"));
     let moved = d.stall_check(&format!("{round}: stalled check, lock held"));
-    d.sleep(PAST_LOCK_MS);
+    d.wait_gone(
+        &format!("w{w}'s lock"),
+        &format!("{}:lock", job_id(event)),
+        LOCK_MS,
+    );
     moved
 }
 

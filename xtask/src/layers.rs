@@ -4,11 +4,12 @@
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+use static_server::StaticServer;
+
 use crate::pg::TempPostgres;
 use crate::proc::{self, ChildGuard, Result};
 use crate::redis::TempRedis;
 use crate::setup::{self, Scope, CHROMEDRIVER, CHROMIUM};
-use crate::static_server::{self, StaticServer};
 use crate::tee::{self, run_visible_noting};
 use crate::{size, Ctx};
 

@@ -27,7 +27,6 @@ mod serve_release;
 mod setup;
 mod size;
 mod split;
-mod static_server;
 mod sw;
 mod tee;
 

@@ -15,7 +15,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::static_server::with_suffix;
+use static_server::with_suffix;
+
 use crate::{csp, icons, split, sw};
 
 pub fn run() -> Result<(), String> {

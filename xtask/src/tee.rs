@@ -142,6 +142,7 @@ impl Watch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn kept(lines: &[&str]) -> Vec<String> {
         let mut watch = Watch::default();
@@ -196,15 +197,44 @@ mod tests {
 
     #[test]
     fn a_process_left_holding_the_output_is_not_waited_for() {
-        let started = Instant::now();
-        // The shell ends at once; the sleep it leaves behind holds its stdout for 20 s.
-        let ok =
-            run_visible_noting(Command::new("sh").args(["-c", "sleep 20 & echo left"])).unwrap();
-        assert!(ok);
-        let took = started.elapsed();
-        assert!(
-            took >= READERS_GRACE && took < READERS_GRACE + Duration::from_secs(5),
-            "waited {took:?} for a grace of {READERS_GRACE:?}"
+        let dir = std::env::temp_dir().join(format!("xtask-tee-left-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (release, pid_file) = (dir.join("release"), dir.join("pid"));
+        // The shell ends at once; the loop it leaves behind holds its stdout until the test
+        // releases it (or a minute has passed, should the test die first).
+        let script = format!(
+            "(n=0; while [ ! -e '{}' ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done) & \
+             echo $! > '{}'; echo left",
+            release.display(),
+            pid_file.display()
         );
+        let started = Instant::now();
+        let ok = run_visible_noting(Command::new("sh").args(["-c", &script])).unwrap();
+        let took = started.elapsed();
+        assert!(ok);
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let proc_dir = Path::new("/proc").join(pid.trim());
+        let running = || {
+            std::fs::read_to_string(proc_dir.join("stat")).is_ok_and(|stat| {
+                stat.rsplit(") ")
+                    .next()
+                    .is_some_and(|s| !s.starts_with('Z'))
+            })
+        };
+        assert!(
+            running(),
+            "the call returned while the left process still held the output"
+        );
+        assert!(
+            took >= READERS_GRACE,
+            "returned after {took:?}, before the grace"
+        );
+        std::fs::write(&release, "").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while running() {
+            assert!(Instant::now() < deadline, "the left process did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -17,14 +17,17 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 /// The test's lock: 1 s (BullMQ's default is 30 s), checked every 100 ms at most. The
-/// model's clock moves only by the test's sleeps while BullMQ's is the wall clock, so the
+/// model's clock moves only by the test's waits while BullMQ's is the wall clock, so the
 /// steps between taking a job and finishing it must fit in the lock on a loaded machine:
 /// at 200 ms a busy 2-core machine (compiles beside the suite) let a lock run out
-/// between "take" and "complete" and the two sides parted.
+/// between "take" and "complete" and the two sides parted. A lock meant to run out is
+/// waited for (`Duo::wait_gone`), not slept past.
 pub const LOCK_MS: u64 = 1_000;
 pub const STALLED_INTERVAL_MS: u64 = 100;
-/// Long enough for a lock to run out, with room for a slow machine on both sides.
-pub const PAST_LOCK_MS: u64 = LOCK_MS + 300;
+
+/// How long `Duo::wait_gone` waits for a key that should expire within `LOCK_MS`:
+/// generous, for a loaded machine.
+pub const GONE_WITHIN: Duration = Duration::from_secs(30);
 
 /// The jobId the relay gives event `e`: its `hodisa_id`, a uuid (BullMQ refuses a custom
 /// id that is an integer: "Custom Id cannot be integers").
@@ -364,6 +367,25 @@ impl Duo {
     pub fn sleep(&mut self, ms: u64) {
         std::thread::sleep(Duration::from_millis(ms));
         self.now += ms;
+    }
+
+    /// Waits until BullMQ's key `bull:QUEUE:key` has expired on Redis' own clock (a
+    /// job's lock, `ID:lock`, or the stalled check's interval marker, `stalled-check`),
+    /// polling for at most `GONE_WITHIN`; then lets the time waited pass on the model's
+    /// clock too, and at least `model_ms`: the model's timer of the same length has run
+    /// out with it. A fixed sleep would only hope Redis had let the key go.
+    pub fn wait_gone(&mut self, what: &str, key: &str, model_ms: u64) {
+        let q = self.name;
+        let started = Instant::now();
+        while self.bull.call("exists", q, json!({ "key": key }))["exists"] == true {
+            assert!(
+                started.elapsed() < GONE_WITHIN,
+                "{q}: {what} ({key}) still there after {GONE_WITHIN:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let waited_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.now += waited_ms.max(model_ms);
     }
 
     /// BullMQ's state as harness.js reads it.

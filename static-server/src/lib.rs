@@ -1,6 +1,8 @@
 //! A tiny static file server for `dist/` (GET and HEAD, one request per connection).
-//! Dropping it stops it. Std only: the offline end-to-end test (tests/offline.rs) includes
-//! this file to stop and restart a server of its own.
+//! Dropping it stops it. Std only, and a crate of its own so that xtask (`serve-release`,
+//! the end-to-end layer), tests/ship.rs (its offline test stops and restarts a server of
+//! its own, so the browser really loses the network) and benches/lighthouse.rs (dist/ with
+//! its brotli files) all serve with the same code.
 //!
 //! Options, for what a school's host does: serve under a path prefix (`/outbox/`, as on
 //! GitHub Pages), send the `.br` / `.gz` file written beside an asset when the browser
@@ -279,7 +281,7 @@ mod tests {
 
     #[test]
     fn serves_files_with_their_type() {
-        let dir = std::env::temp_dir().join(format!("xtask-static-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("static-server-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("index.html"), "<p>hi</p>").unwrap();
         std::fs::write(dir.join("a.wasm"), [0u8, 97, 115, 109]).unwrap();
@@ -302,7 +304,7 @@ mod tests {
 
     #[test]
     fn serves_under_a_prefix_with_precompressed_files() {
-        let dir = std::env::temp_dir().join(format!("xtask-prefix-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("static-server-prefix-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("index.html"), "<p>hi</p>").unwrap();
         std::fs::write(dir.join("a.js"), "plain").unwrap();

@@ -207,6 +207,7 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
     }
     state.release_built = true;
     let dist = ctx.root.join("dist");
+    let classroom = build_classroom(ctx)?;
     // The offline test's "new deployment": this build with one change (tests/ship.rs).
     let next = ctx.tools.join("dist-next");
     crate::post_build::next_build_for_tests(&dist, &next)?;
@@ -241,6 +242,7 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
                 .env("OUTBOX_AXE_JS", setup::axe_js(ctx))
                 .env("OUTBOX_DIST", &dist)
                 .env("OUTBOX_DIST_NEXT", &next)
+                .env("OUTBOX_CLASSROOM", &classroom)
                 .env("OUTBOX_LIGHTHOUSE", setup::lighthouse_cli(ctx)),
         )
     };
@@ -256,6 +258,25 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
     println!("\nthe same build under a path: {}", sub.url());
     let sub_ok = cargo_test(&sub.url(), &subpath_targets())?;
     Ok(ok && sub_ok)
+}
+
+/// The classroom server (`outbox-classroom`) with the page just built inside it, as a
+/// release ships it (tests/classroom.rs starts it); the binary's path. A debug build: it
+/// embeds the same files and takes seconds instead of a release build's minute.
+fn build_classroom(ctx: &Ctx) -> Result<std::path::PathBuf> {
+    let built = run_visible_noting(
+        ctx.cargo()
+            .args(["build", "-p", "outbox-classroom"])
+            .env("OUTBOX_DIST", ctx.root.join("dist")),
+    )?;
+    if !built {
+        return Err("`cargo build -p outbox-classroom` failed".into());
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| ctx.root.join("target"), std::path::PathBuf::from);
+    Ok(target
+        .join("debug")
+        .join(format!("outbox-classroom{}", std::env::consts::EXE_SUFFIX)))
 }
 
 /// dist/ under `/outbox/`, with its precompressed files, like a school's static host.
@@ -293,6 +314,7 @@ fn e2e_targets() -> Vec<String> {
         "hostile",
         "stage",
         "ship",
+        "classroom",
     ]
     .iter()
     .flat_map(|t| ["--test", t])

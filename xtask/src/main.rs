@@ -8,6 +8,7 @@
 //! - `cargo xtask serve-release [--port N] [--prefix /outbox/] [--no-build]`: the release build, served
 //!   with its precompressed files on every interface, for a classroom's local network.
 //! - `cargo xtask build-release`: the same build, nothing served (GitHub Pages' workflow).
+//! - `cargo xtask dist-zip`: that build as `target/outbox-playground-<version>-dist.zip`.
 //! - `cargo xtask css` / `cargo xtask post-build`: Trunk's pre_build / post_build hooks.
 //! - `cargo xtask floors`: the page's import map between folders and what breaks its
 //!   floors (`floors.rs`; a unit test keeps them in the native layer).
@@ -16,6 +17,7 @@
 
 mod csp;
 mod css;
+mod dist_zip;
 mod floors;
 mod icons;
 mod lang_files;
@@ -75,6 +77,8 @@ const USAGE: &str = "usage:
                                       every interface, printing the addresses for students
   cargo xtask build-release           set up the build tools, then only build the release page
                                       into dist/ (what the GitHub Pages workflow publishes)
+  cargo xtask dist-zip                zip dist/ with nginx and Caddy snippets into
+                                      target/outbox-playground-<version>-dist.zip
   cargo xtask css                     join style/ into generated/app.css (Trunk's pre_build hook)
   cargo xtask post-build              finish Trunk's staging folder: icons, manifest, CSP,
                                       service worker, .br/.gz (Trunk's post_build hook)
@@ -128,6 +132,13 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+        Some("dist-zip") if rest.is_empty() => match dist_zip::run(&ctx) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("dist-zip: {err}");
+                ExitCode::FAILURE
+            }
+        },
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

@@ -1,47 +1,33 @@
-//! `cargo xtask serve-release`: a classroom without internet. Builds the release page and
-//! serves dist/ with its precompressed `.br` / `.gz` files on every interface (0.0.0.0),
-//! then prints the addresses to give the students. Ctrl-C stops it.
+//! `cargo xtask serve-release`: a classroom without internet. Builds the release page,
+//! then runs the classroom server (`classroom/`, binary `outbox-classroom`, the same one a
+//! release ships) on that dist/: every interface, the `.br`/`.gz` copies, the addresses and
+//! a QR code for the students. Ctrl-C stops it. `--no-build` serves the dist/ there is;
+//! every other argument (`--port`, `--prefix`) goes to `outbox-classroom`.
 
-use std::net::{IpAddr, UdpSocket};
 use std::process::{Command, ExitCode};
-
-use static_server::{Options, StaticServer};
 
 use crate::proc::run_visible;
 use crate::setup::{self, Scope};
 use crate::Ctx;
 
 pub fn run(ctx: &Ctx, args: &[String]) -> ExitCode {
-    let (port, prefix, build) = match parse(args) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            eprintln!("serve-release: {err}");
-            return ExitCode::from(2);
-        }
-    };
+    let (build, rest) = split_args(args);
     if build && !build_release(ctx) {
         return ExitCode::FAILURE;
     }
-    let options = Options {
-        bind: format!("0.0.0.0:{port}"),
-        prefix: prefix.clone(),
-        precompressed: true,
-    };
-    let server = match StaticServer::start_with(ctx.root.join("dist"), options) {
-        Ok(server) => server,
+    let status = ctx
+        .cargo()
+        .args(["run", "-q", "-p", "outbox-classroom", "--", "--dir"])
+        .arg(ctx.root.join("dist"))
+        .args(rest)
+        .status();
+    match status {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
         Err(err) => {
-            eprintln!("serve-release: cannot listen on port {port}: {err}");
-            return ExitCode::FAILURE;
+            eprintln!("serve-release: cannot run cargo: {err}");
+            ExitCode::FAILURE
         }
-    };
-    println!("serving dist/ (brotli/gzip) on every interface, port {port}. Ctrl-C stops.");
-    println!("  on this computer: http://127.0.0.1:{port}{prefix}");
-    for ip in lan_addresses() {
-        println!("  for the students: http://{ip}:{port}{prefix}");
-    }
-    let _keep = server;
-    loop {
-        std::thread::park();
     }
 }
 
@@ -62,48 +48,14 @@ pub fn build_release(ctx: &Ctx) -> bool {
     built
 }
 
-/// `--port N` (8080), `--prefix /path/` (`/`) and `--no-build` (serve dist/ as it is).
-fn parse(args: &[String]) -> Result<(u16, String, bool), String> {
-    let (mut port, mut prefix, mut build) = (8080u16, "/".to_string(), true);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if arg == "--no-build" {
-            build = false;
-            continue;
-        }
-        let value = it.next().ok_or(format!("{arg} needs a value"))?;
-        match arg.as_str() {
-            "--port" => port = value.parse().map_err(|_| format!("bad port {value:?}"))?,
-            "--prefix" => prefix = format!("/{}/", value.trim_matches('/')).replace("//", "/"),
-            _ => return Err(format!("unknown option {arg}")),
-        }
-    }
-    Ok((port, prefix, build))
-}
-
-/// This machine's address on its local network: the source address the OS would use to
-/// reach an outside address (a UDP "connect" sends nothing), plus `hostname -I`'s list
-/// where that command exists. Std has no interface list.
-fn lan_addresses() -> Vec<IpAddr> {
-    let mut out = Vec::new();
-    if let Ok(sock) = UdpSocket::bind("0.0.0.0:0") {
-        if sock.connect("192.0.2.1:9").is_ok() {
-            if let Ok(addr) = sock.local_addr() {
-                out.push(addr.ip());
-            }
-        }
-    }
-    if let Ok(o) = Command::new("hostname").arg("-I").output() {
-        for word in String::from_utf8_lossy(&o.stdout).split_whitespace() {
-            if let Ok(ip) = word.parse::<IpAddr>() {
-                if ip.is_ipv4() && !out.contains(&ip) {
-                    out.push(ip);
-                }
-            }
-        }
-    }
-    out.retain(|ip| !ip.is_loopback() && !ip.is_unspecified());
-    out
+/// Whether to build first (no `--no-build`), and the arguments for `outbox-classroom`.
+fn split_args(args: &[String]) -> (bool, Vec<String>) {
+    let rest: Vec<String> = args
+        .iter()
+        .filter(|a| *a != "--no-build")
+        .cloned()
+        .collect();
+    (rest.len() == args.len(), rest)
 }
 
 trait StatusOk {
@@ -121,18 +73,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_port_and_prefix() {
+    fn no_build_stays_here_and_the_rest_goes_to_the_server() {
         let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(parse(&[]).unwrap(), (8080, "/".into(), true));
-        let custom = parse(&args(&[
-            "--prefix",
-            "outbox",
-            "--no-build",
-            "--port",
-            "9000",
-        ]));
-        assert_eq!(custom.unwrap(), (9000, "/outbox/".into(), false));
-        assert!(parse(&args(&["--port"])).is_err());
-        assert!(parse(&args(&["--port", "x"])).is_err());
+        assert_eq!(split_args(&[]), (true, vec![]));
+        let (build, rest) = split_args(&args(&["--port", "9000", "--no-build", "--prefix", "x"]));
+        assert!(!build);
+        assert_eq!(rest, args(&["--port", "9000", "--prefix", "x"]));
     }
 }

@@ -1,5 +1,13 @@
 //! Set-up: each stage checks first and installs only what is missing or of the wrong
-//! version, printing one line. A second run takes seconds.
+//! version, printing one line with its time. A second run takes seconds.
+//!
+//! It leaves a developer's own tools alone (#44): trunk and wasm-bindgen-cli are built
+//! with `cargo install --locked --root` into a cache keyed by tool and version
+//! ([`tool_cache`], shared by every clone of the project, so a second clone builds
+//! nothing), never over `~/.cargo/bin`; xtask puts those folders first on its own PATH
+//! (`proc::prepare_path`), so its commands and the ones they start (trunk, cargo's wasm
+//! test runner) find them. The npm tools come from the committed lockfile
+//! `xtask/npm/package-lock.json`, installed into `.tools/` with `npm ci`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -44,6 +52,7 @@ pub fn run(ctx: &Ctx, scope: Scope) -> Result<()> {
     }
     stage(&format!("trunk {TRUNK_VERSION}"), || trunk(ctx))?;
     stage("wasm-bindgen-cli (= Cargo.lock)", || wasm_bindgen(ctx))?;
+    stage("npm tools (xtask/npm/package-lock.json)", || npm_tools(ctx))?;
     stage(&format!("wasm-opt (npm {BINARYEN_NPM})"), || wasm_opt(ctx))?;
     stage(&format!("terser (npm {TERSER_NPM})"), || terser(ctx))?;
     if scope == Scope::Test {
@@ -173,24 +182,60 @@ fn tool_version(tool: &str) -> Option<String> {
     line.split_whitespace().nth(1).map(str::to_string)
 }
 
-/// `cargo install --force CRATE --version VERSION` (plus `extra` arguments). --force:
-/// reached only when the binary is missing or wrong, and cargo would otherwise skip a
-/// crate its records list as installed (say, after the binary was deleted).
-fn cargo_install(ctx: &Ctx, krate: &str, version: &str, extra: &[&str]) -> Result<()> {
+/// Where trunk and wasm-bindgen-cli are installed, a folder per tool and version:
+/// `${XDG_CACHE_HOME:-~/.cache}/outbox-playground/tools/` (`%LOCALAPPDATA%` where there is
+/// no home), shared by every clone of the project.
+pub fn tool_cache() -> PathBuf {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let base = var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| var("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .or_else(|| var("LOCALAPPDATA").map(PathBuf::from))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("outbox-playground").join("tools")
+}
+
+/// `cargo install`'s `--root` for one version of one crate.
+fn tool_root(krate: &str, version: &str) -> PathBuf {
+    tool_cache().join(format!("{krate}-{version}"))
+}
+
+/// The cached tools' `bin` folders, for the front of xtask's PATH: trunk's, and
+/// wasm-bindgen-cli's at Cargo.lock's version (none before Cargo.lock exists).
+pub fn tool_bin_dirs(ctx: &Ctx) -> Vec<PathBuf> {
+    let mut dirs = vec![tool_root("trunk", TRUNK_VERSION).join("bin")];
+    let lock = std::fs::read_to_string(ctx.root.join("Cargo.lock")).unwrap_or_default();
+    if let Some(version) = locked_version(&lock, "wasm-bindgen") {
+        dirs.push(tool_root("wasm-bindgen-cli", &version).join("bin"));
+    }
+    dirs
+}
+
+/// `cargo install --locked --force CRATE --version VERSION --root <cache>/CRATE-VERSION`.
+/// --locked: the dependency versions the crate was released with. --force: reached only
+/// when that folder's binary is missing or wrong, and cargo would otherwise skip a crate
+/// the folder's records list as installed (say, after the binary was deleted).
+fn cargo_install(ctx: &Ctx, krate: &str, version: &str, locked: bool) -> Result<()> {
+    let mut cmd = ctx.cargo();
+    cmd.args(["install", "--force", krate, "--version", version]);
+    if locked {
+        cmd.arg("--locked");
+    }
     run_logged(
-        ctx.cargo()
-            .args(["install", "--force"])
-            .args(extra)
-            .args([krate, "--version", version]),
+        cmd.arg("--root").arg(tool_root(krate, version)),
         &log(ctx, krate),
     )
+}
+/// Where `tool` is found on xtask's PATH, for the stage's line.
+fn found_at(tool: &str) -> String {
+    which(tool).map_or_else(String::new, |p| format!("at {}", p.display()))
 }
 
 fn trunk(ctx: &Ctx) -> Result<String> {
     ensure(
         &INSTALLED,
-        || yes(tool_version("trunk").as_deref() == Some(TRUNK_VERSION)),
-        || cargo_install(ctx, "trunk", TRUNK_VERSION, &["--locked"]),
+        || (tool_version("trunk").as_deref() == Some(TRUNK_VERSION)).then(|| found_at("trunk")),
+        || cargo_install(ctx, "trunk", TRUNK_VERSION, true),
         || {
             format!(
                 "after install, `trunk --version` says {:?}",
@@ -254,11 +299,17 @@ fn wasm_bindgen(ctx: &Ctx) -> Result<String> {
         tool_version("wasm-bindgen").as_deref() == Some(version.as_str())
             && tool_version("wasm-bindgen-test-runner").as_deref() == Some(version.as_str())
     };
-    // Without --locked: with it, a dependency missing from the index makes it fail.
     ensure(
         &INSTALLED,
-        || ok().then(|| version.clone()),
-        || cargo_install(ctx, "wasm-bindgen-cli", &version, &[]),
+        || ok().then(|| format!("{version} {}", found_at("wasm-bindgen"))),
+        // --locked first. wasm-bindgen-cli 0.2.130's lockfile names webpki-roots 1.0.11,
+        // which the crates.io index this was written against lacks (measured 2026-12-07:
+        // "failed to select a version … locked to 1.0.11"); then unlocked, so the build
+        // does not stop on an index that has not got one dependency's release.
+        || {
+            cargo_install(ctx, "wasm-bindgen-cli", &version, true)
+                .or_else(|_| cargo_install(ctx, "wasm-bindgen-cli", &version, false))
+        },
         || {
             format!(
                 "after install, wasm-bindgen says {:?}, wasm-bindgen-test-runner says {:?}",
@@ -297,7 +348,7 @@ fn npm_packages(
     ensure(
         &INSTALLED,
         || yes(versions_ok() && also()),
-        || npm_install(ctx, specs, log_name),
+        || npm_ci(ctx, log_name),
         || {
             let found: Vec<String> = names_versions
                 .iter()
@@ -373,25 +424,46 @@ fn redis_server(ctx: &Ctx) -> Result<String> {
     )
 }
 
-/// `npm install PACKAGES` into `.tools/` at exactly those versions (npm itself from apt
-/// when missing).
-fn npm_install(ctx: &Ctx, packages: &[&str], log_name: &str) -> Result<()> {
+/// The committed npm manifest and lockfile (every npm tool and its dependencies, exact).
+fn npm_lock_dir(ctx: &Ctx) -> PathBuf {
+    ctx.root.join("xtask/npm")
+}
+
+/// `.tools/` holds exactly what xtask/npm/package-lock.json says: the lock `npm ci` last
+/// installed there is the committed one. The tools' own stages then check each tool.
+fn npm_tools(ctx: &Ctx) -> Result<String> {
+    let lock_path = npm_lock_dir(ctx).join("package-lock.json");
+    let lock = std::fs::read_to_string(&lock_path)
+        .map_err(proc::io_ctx("read xtask/npm/package-lock.json"))?;
+    let installed = || {
+        std::fs::read_to_string(ctx.tools.join("package-lock.json")).is_ok_and(|l| l == lock)
+            && node_modules(ctx).join(".package-lock.json").exists()
+    };
+    ensure(
+        &INSTALLED,
+        || yes(installed()),
+        || npm_ci(ctx, "npm"),
+        || "`npm ci` ran but .tools/ does not hold xtask/npm/package-lock.json's packages".into(),
+    )
+}
+
+/// `npm ci` in `.tools/` from the committed manifest and lockfile (npm itself from apt
+/// when missing): exactly the locked versions, node_modules replaced as a whole.
+fn npm_ci(ctx: &Ctx, log_name: &str) -> Result<()> {
     if which("npm").is_none() {
         apt_install(ctx, &["nodejs", "npm"])?;
     }
     std::fs::create_dir_all(&ctx.tools).map_err(proc::io_ctx("create .tools"))?;
+    for name in ["package.json", "package-lock.json"] {
+        std::fs::copy(npm_lock_dir(ctx).join(name), ctx.tools.join(name))
+            .map_err(proc::io_ctx(&format!("copy xtask/npm/{name} to .tools/")))?;
+    }
     run_logged(
         Command::new("npm")
-            .arg("install")
+            .arg("ci")
             .arg("--prefix")
             .arg(&ctx.tools)
-            .args([
-                "--no-audit",
-                "--no-fund",
-                "--save-exact",
-                "--loglevel=error",
-            ])
-            .args(packages),
+            .args(["--no-audit", "--no-fund", "--loglevel=error"]),
         &log(ctx, log_name),
     )
 }
@@ -520,6 +592,54 @@ version = "0.2.999"
             Some("version_132")
         );
         assert_eq!(toml_string(toml, "wasm"), None);
+    }
+
+    #[test]
+    fn the_npm_pins_are_the_committed_manifests() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let text = std::fs::read_to_string(root.join("xtask/npm/package.json")).unwrap();
+        let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let deps = manifest["dependencies"].as_object().unwrap();
+        let pins = [BINARYEN_NPM, TERSER_NPM, AXE_NPM, LIGHTHOUSE_NPM]
+            .into_iter()
+            .chain(BULLMQ_NPM);
+        for spec in pins {
+            let (name, version) = spec.rsplit_once('@').unwrap();
+            assert_eq!(deps[name], version, "xtask/npm/package.json's {name}");
+        }
+        let lock = std::fs::read_to_string(root.join("xtask/npm/package-lock.json")).unwrap();
+        let lock: serde_json::Value = serde_json::from_str(&lock).unwrap();
+        assert_eq!(
+            lock["packages"][""]["dependencies"], manifest["dependencies"],
+            "package-lock.json is package.json's (`npm install --package-lock-only` in xtask/npm)"
+        );
+    }
+
+    #[test]
+    fn the_tool_cache_is_keyed_by_tool_and_version() {
+        let root = tool_root("trunk", TRUNK_VERSION);
+        let ctx = Ctx {
+            root: Path::new(env!("CARGO_MANIFEST_DIR"))
+                .parent()
+                .unwrap()
+                .into(),
+            tools: PathBuf::new(),
+            cargo: PathBuf::new(),
+        };
+        let lock = std::fs::read_to_string(ctx.root.join("Cargo.lock")).unwrap();
+        let bindgen = locked_version(&lock, "wasm-bindgen").unwrap();
+        let dirs = tool_bin_dirs(&ctx);
+        assert_eq!(
+            dirs,
+            [
+                root.join("bin"),
+                tool_root("wasm-bindgen-cli", &bindgen).join("bin")
+            ]
+        );
+        assert!(
+            dirs[0].ends_with("outbox-playground/tools/trunk-0.21.14/bin"),
+            "{dirs:?}"
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::world::program;
 
 /// The fault phase: scheduled actions fall in `0..HORIZON_TICKS`, and the run is healed
 /// after it (see [`super::check`]).
-pub const HORIZON_TICKS: u64 = 400;
+pub const HORIZON_TICKS: u64 = 600;
 /// At most this many standing fault rules and timed actions each (16 together, under the
 /// scenario's list limits).
 const MAX_RULES: u64 = 6;
@@ -161,7 +161,19 @@ fn queue(r: &mut Rng) -> QueueOptions {
 
 fn workload(r: &mut Rng) -> Workload {
     Workload {
-        tasks: pick(r, &[(1, 0), (4, 1), (4, 2), (3, 3), (2, 4), (1, 6)]),
+        tasks: pick(
+            r,
+            &[
+                (1, 0),
+                (3, 1),
+                (3, 2),
+                (3, 3),
+                (3, 5),
+                (2, 8),
+                (2, 12),
+                (1, 20),
+            ],
+        ),
         preloaded_events: if r.chance(1, 4) {
             1 + r.below(3) as u32
         } else {

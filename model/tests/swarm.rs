@@ -7,8 +7,7 @@ use outbox_model::scenario::{Config, WorkerMode};
 use outbox_model::swarm::{self, allows, check, check_as, generate, shrink, Facts, Outcome};
 use outbox_model::Scenario;
 
-/// The CI slice's seed range (`cargo xtask test-layer swarm` runs all of it).
-const CI_SEEDS: std::ops::Range<u64> = 0..120_000;
+use outbox_model::swarm::CI_SEEDS;
 
 #[test]
 fn a_seed_names_one_valid_scenario_that_replays_from_its_file() {

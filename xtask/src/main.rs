@@ -76,8 +76,8 @@ const USAGE: &str = "usage:
   cargo xtask css                     join style/ into generated/app.css (Trunk's pre_build hook)
   cargo xtask post-build              finish Trunk's staging folder: icons, manifest, CSP,
                                       service worker, .br/.gz (Trunk's post_build hook)
-  cargo xtask test-layer KEY          set up, then one layer (lint, native, components, e2e,
-                                      postgres, redis, size)";
+  cargo xtask test-layer KEY          set up, then one layer (lint, native, swarm, components,
+                                      e2e, postgres, redis, size)";
 
 fn main() -> ExitCode {
     let ctx = Ctx::new();

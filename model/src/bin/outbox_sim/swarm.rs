@@ -3,6 +3,7 @@
 //!
 //!   outbox-sim swarm --seeds A..B | --count N | --seconds S | --hours H
 //!                    [--from SEED] [--threads T] [--keep DIR]
+//!   outbox-sim swarm --ci                    the CI slice: `swarm::CI_SEEDS` on two threads
 //!   outbox-sim swarm --replay FILE
 //!
 //! Threads take chunks of consecutive seeds from one counter, so a seed range gives the
@@ -36,10 +37,16 @@ struct Args {
 }
 
 pub fn main(args: &[String]) -> ExitCode {
-    if let [flag, file] = args {
-        if flag == "--replay" {
-            return replay(file);
+    match args {
+        [flag, file] if flag == "--replay" => return replay(file),
+        [flag] if flag == "--ci" => {
+            return run(&Args {
+                stop: Stop::Seeds(swarm::CI_SEEDS),
+                threads: 2,
+                keep: None,
+            })
         }
+        _ => {}
     }
     match parse(args) {
         Some(a) => run(&a),
@@ -47,7 +54,7 @@ pub fn main(args: &[String]) -> ExitCode {
             eprintln!(
                 "usage: outbox-sim swarm --seeds A..B | --count N | --seconds S | --hours H \
                  [--from SEED] [--threads T] [--keep DIR]\n       \
-                 outbox-sim swarm --replay FILE"
+                 outbox-sim swarm --ci | --replay FILE"
             );
             ExitCode::from(2)
         }

@@ -136,6 +136,12 @@ fn seen(w: &World) -> Vec<(Outcome, String)> {
             Outcome::Unsettled,
             format!("not settled at tick {}", w.tick()),
         ));
+    } else if c.in_flight > c.dead_lettered {
+        let n = c.in_flight - c.dead_lettered;
+        v.push((
+            Outcome::Stranded,
+            format!("{n} in flight in a settled world"),
+        ));
     }
     if let Some(first) = w.violations().first() {
         v.push((Outcome::Invariant, first.clone()));

@@ -5,8 +5,9 @@
 //! outbox with the inbox in the action's transaction may lose nothing and act twice on
 //! nothing; a dual write loses only through a death between COMMIT and `queue.add` (or
 //! a refused add, or a flushed Redis); a high-water relay loses only when rows commit or
-//! are published out of id order; and so on. `tests/swarm.rs` checks the table against
-//! the explorer: every counterexample it finds for the five designs is allowed here.
+//! are published out of id order; and so on. The explorer's test of its five designs
+//! (`tests/explore.rs`) reads what each must break from this table, and `tests/swarm.rs`
+//! checks every counterexample it finds against the facts of its own run.
 
 use crate::action::{Action, ProcKind, Step};
 use crate::scenario::{ApiMode, Config, Fault, RelayMode, Scenario, Sink, WorkerMode};
@@ -28,6 +29,9 @@ pub enum Outcome {
     DuplicateTask,
     /// After every fault was healed, the world did not settle.
     Unsettled,
+    /// The world settled with events still in flight (not dead-lettered): nothing will
+    /// ever move them on.
+    Stranded,
     /// A named invariant broke at some step.
     Invariant,
 }
@@ -52,6 +56,7 @@ impl Outcome {
             Outcome::Phantom => "phantom",
             Outcome::DuplicateTask => "duplicate_task",
             Outcome::Unsettled => "unsettled",
+            Outcome::Stranded => "stranded",
             Outcome::Invariant => "invariant",
         }
     }
@@ -127,6 +132,7 @@ pub fn allows(cfg: &Config, f: &Facts, o: Outcome) -> Option<&'static str> {
         ),
         Outcome::DuplicateTask => retry_without_key(cfg)
             .then_some("a client retry without the API's idempotency key writes a second task"),
+        Outcome::Stranded => stranded(cfg),
         Outcome::Unsettled | Outcome::Invariant => None,
     }
 }
@@ -205,6 +211,15 @@ fn lost(cfg: &Config, f: &Facts) -> Option<&'static str> {
     rules
         .into_iter()
         .find_map(|(holds, why)| holds.then_some(why))
+}
+
+/// Why events may wait for ever in a settled world: nobody publishes the outbox, or
+/// nobody consumes the queue.
+fn stranded(cfg: &Config) -> Option<&'static str> {
+    if cfg.relays == 0 && !cfg.cdc {
+        return Some("no relay: outbox rows wait for one");
+    }
+    (cfg.workers == 0).then_some("no worker: jobs wait for one")
 }
 
 /// The first rule that lets `cfg` act twice on one client request.

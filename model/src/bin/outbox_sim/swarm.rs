@@ -136,13 +136,17 @@ fn run(a: &Args) -> ExitCode {
         Stop::Seeds(r) => r.start,
         Stop::Time(_, from) => *from,
     };
-    let next = AtomicU64::new(first);
-    let done = AtomicU64::new(0);
+    let shared = Shared {
+        next: AtomicU64::new(first),
+        done: AtomicU64::new(0),
+        start,
+        args: a,
+    };
     let sums: Vec<Summary> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..a.threads)
             .map(|t| {
-                let (next, done, stop) = (&next, &done, &a.stop);
-                scope.spawn(move || worker(t, next, done, stop, start))
+                let shared = &shared;
+                scope.spawn(move || worker(t, shared))
             })
             .collect();
         handles
@@ -155,7 +159,10 @@ fn run(a: &Args) -> ExitCode {
     for s in sums {
         sum.merge(s);
     }
-    print_failures(&sum, a.keep.as_deref());
+    if !sum.failures.is_empty() {
+        let seeds: Vec<String> = sum.failures.iter().map(|f| f.seed.to_string()).collect();
+        println!("failing seeds (each printed above): {}", seeds.join(", "));
+    }
     print!("{}", sum.coverage_table());
     println!("outcomes the designs allow, seen:");
     for (o, n) in &sum.allowed {
@@ -178,7 +185,18 @@ fn run(a: &Args) -> ExitCode {
 }
 
 /// One thread: chunks of seeds until the range or the time runs out.
-fn worker(t: usize, next: &AtomicU64, done: &AtomicU64, stop: &Stop, start: Instant) -> Summary {
+/// What the threads share: the next seed, the schedules done, when the run started.
+struct Shared<'a> {
+    next: AtomicU64,
+    done: AtomicU64,
+    start: Instant,
+    args: &'a Args,
+}
+
+/// One thread: chunks of seeds until the range or the time runs out. A failure is printed
+/// (and kept) as soon as it is shrunk, so a long run loses none if it is stopped.
+fn worker(t: usize, sh: &Shared) -> Summary {
+    let (next, done, stop, start) = (&sh.next, &sh.done, &sh.args.stop, sh.start);
     let mut sum = Summary::default();
     let mut reported = Instant::now();
     loop {
@@ -191,6 +209,12 @@ fn worker(t: usize, next: &AtomicU64, done: &AtomicU64, stop: &Stop, start: Inst
         };
         for seed in from..to {
             swarm::run_seed(seed, &mut sum);
+            if sum.failures.last().is_some_and(|f| f.seed == seed) {
+                print_failure(
+                    &sum.failures[sum.failures.len() - 1],
+                    sh.args.keep.as_deref(),
+                );
+            }
         }
         let total = done.fetch_add(to - from, Ordering::Relaxed) + (to - from);
         if t == 0 && reported.elapsed() >= PROGRESS {
@@ -206,30 +230,28 @@ fn worker(t: usize, next: &AtomicU64, done: &AtomicU64, stop: &Stop, start: Inst
     sum
 }
 
-/// Each failure: its seed, what broke, the shrunk scenario and the command replaying it.
-fn print_failures(sum: &Summary, keep: Option<&str>) {
-    for f in &sum.failures {
-        println!(
-            "VIOLATION seed {}: {} ({}); shrunk to size {}",
-            f.seed,
-            f.breach.outcome.name(),
-            f.breach.detail,
-            swarm::shrink::size(&f.shrunk)
-        );
-        let json = serde_json::to_string_pretty(&f.shrunk).expect("scenario serialises");
-        let path = keep.map(|dir| {
+/// A failure: its seed, what broke, the shrunk scenario and the command replaying it.
+/// One `println!` per failure, so threads' reports do not interleave.
+fn print_failure(f: &swarm::Failure, keep: Option<&str>) {
+    let json = serde_json::to_string_pretty(&f.shrunk).expect("scenario serialises");
+    let head = format!(
+        "VIOLATION seed {}: {} ({}); shrunk to size {}",
+        f.seed,
+        f.breach.outcome.name(),
+        f.breach.detail,
+        swarm::shrink::size(&f.shrunk)
+    );
+    match keep {
+        Some(dir) => {
             let p = format!("{dir}/swarm-{}-{}.json", f.seed, f.breach.outcome.name());
             let written = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&p, &json));
             if let Err(e) = written {
                 eprintln!("outbox-sim: cannot write {p}: {e}");
             }
-            p
-        });
-        match path {
-            Some(p) => println!("  replay: outbox-sim swarm --replay {p}"),
-            None => {
-                println!("{json}\n  replay: save it as FILE, then outbox-sim swarm --replay FILE")
-            }
+            println!("{head}\n  replay: outbox-sim swarm --replay {p}");
         }
+        None => println!(
+            "{head}\n{json}\n  replay: save it as FILE, then outbox-sim swarm --replay FILE"
+        ),
     }
 }

@@ -1,7 +1,8 @@
 //! A seed's scenario: a random configuration and a random fault schedule, drawn from the
 //! model's one PRNG so a seed names the same scenario on every machine. The weights lean
 //! towards the lesson's designs but keep every corner (every API, relay and worker mode,
-//! every queue and lock option, CDC, the cleaner, 1–3 of each process) coming up often
+//! every queue and lock option, CDC, the cleaner, 1–3 of each process, now and then a
+//! psql session's slow transaction) coming up often
 //! enough to be sampled in a CI slice. Schedules stay small (a few tasks, a few hundred
 //! ticks): the swarm's strength is their number, not their size.
 
@@ -10,8 +11,8 @@ use crate::db::LockMode;
 use crate::queue::QueueOptions;
 use crate::rng::Rng;
 use crate::scenario::{
-    processes, ApiMode, CleanerConfig, Config, Fault, RelayConfig, RelayMode, Scenario, Sink,
-    Timed, WorkerMode, Workload,
+    processes, ApiMode, CleanerConfig, Config, Fault, RelayConfig, RelayMode, Scenario, ScriptStmt,
+    Sink, Timed, WorkerMode, Workload,
 };
 use crate::world::program;
 
@@ -58,6 +59,16 @@ pub fn scenario(seed: u64) -> Scenario {
     };
     faults(&mut r, &mut s);
     timed(&mut r, &mut s);
+    if r.chance(1, 10) {
+        // The high-water presets' slow transaction: a psql session takes an outbox id,
+        // sleeps inside its transaction while others commit later ids, then commits.
+        s.script = vec![
+            ScriptStmt::Begin,
+            ScriptStmt::InsertEvent,
+            ScriptStmt::PgSleep,
+            ScriptStmt::Commit,
+        ];
+    }
     s
 }
 

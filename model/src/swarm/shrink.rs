@@ -1,7 +1,7 @@
 //! Shrinking a failing schedule: greedy delta debugging over the scenario. Each pass tries
-//! smaller variants (a timed action or a fault rule left out, fewer tasks, fewer processes,
-//! a simpler configuration, a shorter fault phase) and keeps the first that still breaks
-//! the same outcome, until none does. The world's seed stays: a smaller scenario
+//! smaller variants (a timed action, a fault rule or the psql script left out, fewer
+//! tasks, fewer processes, a simpler configuration, a shorter fault phase) and keeps the
+//! first that still breaks the same outcome, until none does. The world's seed stays: a smaller scenario
 //! interleaves differently anyway, and whatever still fails is a smaller witness.
 
 use super::check::{check_as, Claim};
@@ -73,6 +73,7 @@ fn candidates(s: &Scenario) -> Vec<Scenario> {
         v.push(edit(s, |c| c.workload.preloaded_events = pre));
     }
     v.push(edit(s, |c| c.workload.preloaded_completed = false));
+    v.push(edit(s, |c| c.script.clear()));
     let cfg = &s.config;
     v.push(fewer(s, |c| c.apis = c.apis.saturating_sub(1).max(1)));
     v.push(fewer(s, |c| c.relays = c.relays.saturating_sub(1)));

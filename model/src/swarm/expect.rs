@@ -73,10 +73,11 @@ pub struct Facts {
     pub flushed: bool,
     /// Some publish was refused or timed out: Redis down, a failing or timing-out publish.
     pub publish_failed: bool,
+    /// Redis refused connections for a while (down, failing fast): a dual write's `add`
+    /// fails after its COMMIT. (A failing-publish rule is the relay's, not the API's.)
+    pub redis_refused: bool,
     /// The operator un-marked published rows during the fault phase.
     pub unpublished: bool,
-    /// The API's business logic threw (a rule of the scenario).
-    pub api_error: bool,
     /// A scripted psql session wrote the outbox (its slow transaction commits out of id
     /// order).
     pub session: bool,
@@ -108,11 +109,14 @@ impl Facts {
                         Action::QueueDown { .. } | Action::FailPublish { .. }
                     )
                 }),
+            redis_refused: s
+                .schedule
+                .iter()
+                .any(|t| t.action == Action::QueueDown { hang: false }),
             unpublished: s
                 .schedule
                 .iter()
                 .any(|t| matches!(t.action, Action::UnpublishSince { .. })),
-            api_error: s.faults.iter().any(|f| matches!(f, Fault::ApiError { .. })),
             session: !s.script.is_empty(),
         }
     }
@@ -164,12 +168,11 @@ fn lost(cfg: &Config, f: &Facts) -> Option<&'static str> {
     let dual_first = cfg.api == ApiMode::DualWriteDbFirst;
     let rules: [(bool, &'static str); 9] = [
         (
-            dual_first && (f.killed(ProcKind::Api, Step::QueueAdd) || f.publish_failed),
+            dual_first && (f.killed(ProcKind::Api, Step::QueueAdd) || f.redis_refused),
             "dual write, DB first: a death between COMMIT and queue.add, or a refused add",
         ),
         (
-            cfg.api == ApiMode::OutboxPool
-                && (f.killed(ProcKind::Api, Step::InsertEvent) || f.api_error),
+            cfg.api == ApiMode::OutboxPool && f.killed(ProcKind::Api, Step::InsertEvent),
             "outbox through the pool: the task and its event are two transactions",
         ),
         (

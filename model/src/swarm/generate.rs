@@ -190,13 +190,13 @@ fn workload(r: &mut Rng) -> Workload {
         } else {
             0
         },
-        summa: 0,
         preloaded_completed: r.chance(1, 10),
+        ..Workload::default()
     }
 }
 
-/// The processes a fault may name (every one but the client's psql session, which the
-/// swarm never runs).
+/// The processes a fault may name: every one but the psql session (when there is one,
+/// its slow transaction is the fault).
 fn names(cfg: &Config) -> Vec<(ProcKind, String)> {
     processes(cfg, false)
         .into_iter()

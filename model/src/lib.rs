@@ -135,6 +135,7 @@ pub mod queue;
 pub mod rng;
 pub mod scenario;
 pub mod sql;
+pub mod swarm;
 pub mod view;
 pub mod world;
 

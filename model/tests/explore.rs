@@ -5,6 +5,7 @@ use outbox_model::explore::{
     crash_cell, explore, matrix_rows, to_rust_test, Bounds, CellOutcome, Design, Explorer,
     Property, Trace, Verdict,
 };
+use outbox_model::swarm::{allows, Facts, Outcome};
 use outbox_model::world::ProcKind;
 use outbox_model::{Action, Step};
 
@@ -148,21 +149,24 @@ fn every_design_breaks_what_the_lesson_says_and_every_trace_replays() {
         max_kills: 2,
         max_depth: 200,
     };
+    // lost, duplicate_effects, phantoms, conservation, invariants: does it hold? Read
+    // from the swarm's expected class (`swarm::expect`, the one statement of what each
+    // design may do) under every kill the explorer can make: what a design may show, the
+    // exhaustive search must find, and nothing else.
+    let every_kill = Facts {
+        kills: matrix_rows(),
+        ..Facts::default()
+    };
     let expect = |d: Design| -> [bool; 5] {
-        // lost, duplicate_effects, phantoms, conservation, invariants: does it hold?
-        match d {
-            // Dies after COMMIT, before queue.add; a worker dying after its COMMIT acts
-            // twice (no inbox).
-            Design::DualWriteDbFirst => [false, false, true, true, true],
-            // queue.add, then the transaction dies: a phantom; nothing committed is ever
-            // without its job.
-            Design::DualWriteQueueFirst => [true, false, false, true, true],
-            // Marked and committed, then the relay dies before publishing.
-            Design::OutboxAtMostOnce => [false, false, true, true, true],
-            // At-least-once: nothing lost, but redeliveries act twice without an inbox.
-            Design::Outbox => [true, false, true, true, true],
-            Design::OutboxInbox => [true, true, true, true, true],
-        }
+        let cfg = d.scenario(&b).config;
+        let holds = |o| allows(&cfg, &every_kill, o).is_none();
+        [
+            holds(Outcome::Lost),
+            holds(Outcome::DuplicateEffect),
+            holds(Outcome::Phantom),
+            true,
+            true,
+        ]
     };
     for d in Design::all() {
         let r = explore(&d.scenario(&b), &b);

@@ -22,13 +22,18 @@ struct State {
 type LayerFn = fn(&Ctx, &mut State) -> Result<bool>;
 
 /// Each layer: a short key (`cargo xtask test-layer KEY`), what it is, and its function.
-const LAYERS: [(&str, &str, LayerFn); 7] = [
+const LAYERS: [(&str, &str, LayerFn); 8] = [
     (
         "lint",
         "lint (cargo fmt --check, clippy -D warnings: native and wasm32)",
         lint,
     ),
     ("native", "native tests (cargo test --workspace)", native),
+    (
+        "swarm",
+        "the swarm's CI slice (outbox-sim swarm --ci: random schedules, judged)",
+        swarm,
+    ),
     (
         "components",
         "component tests in headless Chromium (wasm-bindgen-test)",
@@ -172,6 +177,23 @@ fn lint(ctx: &Ctx, _: &mut State) -> Result<bool> {
 /// feature, so they are left out here).
 fn native(ctx: &Ctx, _: &mut State) -> Result<bool> {
     run_visible_noting(ctx.cargo().args(["test", "--workspace"]))
+}
+
+/// The swarm's CI slice (model/README.md, "The swarm"): a fixed seed range of random
+/// configurations and fault schedules on two threads, in release (debug is ~20× slower);
+/// fails on any violation, each printed shrunk with the command that replays it.
+fn swarm(ctx: &Ctx, _: &mut State) -> Result<bool> {
+    run_visible_noting(ctx.cargo().args([
+        "run",
+        "--release",
+        "-p",
+        "outbox-model",
+        "--bin",
+        "outbox-sim",
+        "--",
+        "swarm",
+        "--ci",
+    ]))
 }
 
 /// Layer 3: wasm-bindgen-test in headless Chromium (runner set in .cargo/config.toml,

@@ -84,8 +84,8 @@ const USAGE: &str = "usage:
                                       service worker, .br/.gz (Trunk's post_build hook)
   cargo xtask floors [SRC_DIR]        the page's import map between folders; fails if src/ (or
                                       SRC_DIR) breaks its floors
-  cargo xtask test-layer KEY          set up, then one layer (lint, native, components, e2e,
-                                      postgres, redis, size)";
+  cargo xtask test-layer KEY          set up, then one layer (lint, native, swarm, components,
+                                      e2e, postgres, redis, size)";
 
 fn main() -> ExitCode {
     let ctx = Ctx::new();

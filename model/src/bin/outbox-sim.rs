@@ -3,6 +3,7 @@
 //!   outbox-sim list                                      the presets, one line each
 //!   outbox-sim show <preset>                             a preset as scenario JSON
 //!   outbox-sim run <preset|file.json> [--max-ticks N]    run one; exit 2 on a bad scenario
+//!   outbox-sim swarm …                                   random schedules (see outbox_sim/swarm.rs)
 //!
 //! `run` prints one JSON object: the counters the page shows, and under `report` what the
 //! whole run did: jobs created, queue.add calls and deliveries per event (a histogram and
@@ -12,6 +13,9 @@
 //! A scenario may ask for up to u64::MAX ticks, and a world that never settles (a poison
 //! event the relay retries forever) would then run for ever: the run stops at
 //! `--max-ticks` (default [`DEFAULT_MAX_TICKS`]) and says so on stderr.
+
+#[path = "outbox_sim/swarm.rs"]
+mod swarm;
 
 use outbox_model::world::ProcKind;
 use outbox_model::{presets, Scenario, World};
@@ -26,7 +30,8 @@ const DEFAULT_MAX_TICKS: u64 = 10_000_000;
 fn usage() -> ExitCode {
     eprintln!(
         "usage: outbox-sim list | outbox-sim show <preset> | \
-         outbox-sim run <preset-or-file.json> [--max-ticks N]"
+         outbox-sim run <preset-or-file.json> [--max-ticks N] | \
+         outbox-sim swarm --help"
     );
     ExitCode::from(2)
 }
@@ -41,6 +46,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("show") if args.len() == 2 => show(&args[1]),
+        Some("swarm") => swarm::main(&args[1..]),
         Some("run") => match run_args(&args[1..]) {
             Some((what, bound_ticks)) => run(what, bound_ticks),
             None => usage(),

@@ -10,6 +10,8 @@ pub mod lesson_words;
 pub mod pairs;
 pub mod plural;
 pub mod reason;
+#[cfg(test)]
+mod statements;
 pub mod table;
 pub mod words;
 

@@ -6,6 +6,7 @@
 //! run time, [`plural`] picks a count's form; [`words`] and [`lesson_words`] turn model
 //! values and lesson steps into keys.
 
+pub mod cyrillic;
 pub mod lesson_words;
 pub mod pairs;
 pub mod plural;
@@ -21,18 +22,20 @@ pub use table::{t, Key};
 
 use leptos::prelude::*;
 
-/// A language of the page. Uzbek is the default.
+/// A language of the page. Uzbek is the default; Uzbek in Cyrillic is made from it
+/// ([`cyrillic`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Lang {
     #[default]
     Uz,
+    UzCyrl,
     En,
     Ru,
 }
 
 impl Lang {
     /// Every language, in the order the switch shows them.
-    pub const ALL: [Lang; 3] = [Lang::Uz, Lang::En, Lang::Ru];
+    pub const ALL: [Lang; 4] = [Lang::Uz, Lang::UzCyrl, Lang::En, Lang::Ru];
 
     /// The language's position in [`Lang::ALL`] (its table's slot).
     pub const fn index(self) -> usize {
@@ -43,6 +46,7 @@ impl Lang {
     pub const fn code(self) -> &'static str {
         match self {
             Lang::Uz => "uz",
+            Lang::UzCyrl => "uz-Cyrl",
             Lang::En => "en",
             Lang::Ru => "ru",
         }
@@ -54,12 +58,20 @@ impl Lang {
     }
 
     /// The first of the browser's language tags (`navigator.languages`, most preferred
-    /// first) that is a language of the page, by its primary subtag: `uz-Latn-UZ` is
-    /// Uzbek, `EN_us` English.
+    /// first) that is a language of the page, by its primary subtag and, for Uzbek, its
+    /// script: `uz-Latn-UZ` is Uzbek, `uz-Cyrl-UZ` Uzbek in Cyrillic, `EN_us` English.
     pub fn from_browser(tags: &[String]) -> Option<Lang> {
         tags.iter().find_map(|tag| {
-            let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
-            Lang::from_code(&primary)
+            let mut subtags = tag.split(['-', '_']);
+            let primary = subtags.next()?.to_ascii_lowercase();
+            let cyrillic = subtags
+                .next()
+                .is_some_and(|s| s.eq_ignore_ascii_case("cyrl"));
+            match primary.as_str() {
+                "uz" if cyrillic => Some(Lang::UzCyrl),
+                "uz" => Some(Lang::Uz),
+                other => Lang::from_code(other).filter(|l| *l != Lang::UzCyrl),
+            }
         })
     }
 }
@@ -299,6 +311,12 @@ mod tests {
             Lang::from_browser(&tags(&["kk-KZ", "ru", "uz"])),
             Some(Lang::Ru)
         );
+        assert_eq!(
+            Lang::from_browser(&tags(&["uz-Cyrl-UZ", "uz"])),
+            Some(Lang::UzCyrl)
+        );
+        assert_eq!(Lang::from_browser(&tags(&["UZ_cyrl"])), Some(Lang::UzCyrl));
+        assert_eq!(Lang::from_code("uz-Cyrl"), Some(Lang::UzCyrl));
         assert_eq!(Lang::from_browser(&tags(&["de", "fr"])), None);
         assert_eq!(Lang::from_browser(&tags(&["", "-"])), None);
         assert_eq!(Lang::from_browser(&[]), None);
@@ -314,7 +332,7 @@ mod tests {
     /// SKIP LOCKED relays only at the same time; the relay's publish is «tarqatish».
     #[test]
     fn the_audits_statements_stay_sharpened() {
-        for lang in [Lang::Uz, Lang::En, Lang::Ru] {
+        for lang in Lang::ALL {
             let role = t(lang, Key::LAppRoleBody);
             for word in ["hodisaYoz", "RETURNING", "42501"] {
                 assert!(
@@ -325,6 +343,7 @@ mod tests {
             }
             let same_time = match lang {
                 Lang::Uz => "bir vaqtning o'zida",
+                Lang::UzCyrl => "бир вақтнинг ўзида",
                 Lang::En => "at the same time",
                 Lang::Ru => "одновременно",
             };

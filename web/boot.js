@@ -7,19 +7,24 @@
 
 // The page's language, chosen as the app chooses it (src/lib.rs `start_lang`): `?lang=`,
 // else the saved choice, else the first of the browser's languages the page speaks.
-const CODES = ["uz", "en", "ru"];
+const CODES = ["uz", "uz-Cyrl", "en", "ru"];
+// A code as the page writes it (`Lang::from_code`: exactly, `uz-Cyrl`).
+function known(code) {
+  return CODES.find((c) => c === code);
+}
 function pageLang() {
-  const asked = new URLSearchParams(location.search).get("lang");
-  if (CODES.includes(asked)) return asked;
+  const asked = known(new URLSearchParams(location.search).get("lang"));
+  if (asked) return asked;
   try {
     const saved = JSON.parse(localStorage.getItem("outbox-playground/v1/settings") || "null");
-    if (saved && CODES.includes(saved.lang)) return saved.lang;
+    if (saved && known(saved.lang)) return known(saved.lang);
   } catch (_) {
     // Unreadable settings: the app reports them; the shell just speaks Uzbek.
   }
   for (const tag of navigator.languages || []) {
-    const code = String(tag).toLowerCase().split("-")[0];
-    if (CODES.includes(code)) return code;
+    const parts = String(tag).toLowerCase().split(/[-_]/);
+    if (parts[0] === "uz" && parts[1] === "cyrl") return "uz-Cyrl";
+    if (known(parts[0])) return known(parts[0]);
   }
   return "uz";
 }
@@ -31,12 +36,15 @@ function localize() {
   const lang = pageLang();
   if (lang === "uz") return;
   document.documentElement.lang = lang;
-  for (const el of document.querySelectorAll(`[data-${lang}]`)) {
-    if (el.tagName === "META") el.content = el.dataset[lang];
-    else el.textContent = el.dataset[lang];
+  // data-uz-cyrl is dataset.uzCyrl.
+  const attr = lang.toLowerCase();
+  const key = attr.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+  for (const el of document.querySelectorAll(`[data-${attr}]`)) {
+    if (el.tagName === "META") el.content = el.dataset[key];
+    else el.textContent = el.dataset[key];
   }
   const bar = document.getElementById("boot-progress");
-  if (bar) bar.setAttribute("aria-label", bar.dataset[`${lang}Label`]);
+  if (bar) bar.setAttribute("aria-label", bar.dataset[`${key}Label`]);
 }
 
 function showFailure(reason) {

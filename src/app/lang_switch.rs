@@ -9,6 +9,7 @@ use crate::i18n::{tr, use_i18n, Key, Lang};
 const fn labels(lang: Lang) -> (Key, Key) {
     match lang {
         Lang::Uz => (Key::LangUzShort, Key::LangUzName),
+        Lang::UzCyrl => (Key::LangUzCyrlShort, Key::LangUzCyrlName),
         Lang::En => (Key::LangEnShort, Key::LangEnName),
         Lang::Ru => (Key::LangRuShort, Key::LangRuName),
     }

@@ -285,7 +285,8 @@ pub struct Words {
 }
 
 /// The entry of a by-language map in `lang`, else in the first language it has in the
-/// page's order (Uzbek, English, Russian: the reader admits no other).
+/// page's order (Uzbek, English, Russian: the reader admits no other; a page in Uzbek
+/// Cyrillic takes the Uzbek one, see [`in_script`]).
 fn in_page_order<T>(
     by_lang: &std::collections::BTreeMap<String, T>,
     lang: crate::i18n::Lang,
@@ -297,13 +298,32 @@ fn in_page_order<T>(
     })
 }
 
+/// How a text picked by [`in_page_order`] is shown in `lang`: an instructor writes Uzbek
+/// in Latin, so a page in Uzbek Cyrillic writes it in Cyrillic (a file has no `uz-Cyrl`).
+fn in_script<T>(
+    lang: crate::i18n::Lang,
+    by_lang: &std::collections::BTreeMap<String, T>,
+) -> impl Fn(&str) -> String {
+    let uzbek = lang == crate::i18n::Lang::UzCyrl
+        && !by_lang.contains_key(lang.code())
+        && by_lang.contains_key(crate::i18n::Lang::Uz.code());
+    move |text: &str| {
+        if uzbek {
+            crate::i18n::cyrillic::to_cyrillic(text)
+        } else {
+            text.to_string()
+        }
+    }
+}
+
 pub fn words(c: &outbox_model::challenge::Challenge, lang: crate::i18n::Lang) -> Words {
     let own = in_page_order(&c.texts, lang);
     if let Some(t) = own {
+        let script = in_script(lang, &c.texts);
         return Words {
-            title: t.title.clone(),
-            body: t.body.clone(),
-            hint: t.hint.clone(),
+            title: script(&t.title),
+            body: script(&t.body),
+            hint: t.hint.as_deref().map(script),
         };
     }
     let step = c
@@ -330,7 +350,7 @@ pub fn words(c: &outbox_model::challenge::Challenge, lang: crate::i18n::Lang) ->
 /// (Uzbek, English, Russian), else its first challenge's.
 pub fn title(w: &Workshop, lang: crate::i18n::Lang) -> String {
     in_page_order(&w.title, lang)
-        .cloned()
+        .map(|text| in_script(lang, &w.title)(text))
         .or_else(|| w.challenges.first().map(|c| words(c, lang).title))
         .unwrap_or_default()
 }
@@ -410,5 +430,7 @@ mod tests {
             .into();
         assert_eq!(title(&w, crate::i18n::Lang::En), "Juma");
         assert_eq!(title(&w, crate::i18n::Lang::Ru), "Пятница");
+        // A page in Uzbek Cyrillic writes an instructor's Uzbek in Cyrillic.
+        assert_eq!(title(&w, crate::i18n::Lang::UzCyrl), "Жума");
     }
 }

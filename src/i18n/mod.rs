@@ -6,12 +6,15 @@
 //! run time, [`plural`] picks a count's form; [`words`] and [`lesson_words`] turn model
 //! values and lesson steps into keys.
 
+pub mod cyrillic;
 pub mod lang;
 pub mod lang_file;
 pub mod lesson_words;
 pub mod pairs;
 pub mod plural;
 pub mod reason;
+#[cfg(test)]
+mod statements;
 pub mod table;
 pub mod words;
 
@@ -257,6 +260,12 @@ mod tests {
             Lang::from_browser(&tags(&["kk-KZ", "ru", "uz"])),
             Some(Lang::Ru)
         );
+        assert_eq!(
+            Lang::from_browser(&tags(&["uz-Cyrl-UZ", "uz"])),
+            Some(Lang::UzCyrl)
+        );
+        assert_eq!(Lang::from_browser(&tags(&["UZ_cyrl"])), Some(Lang::UzCyrl));
+        assert_eq!(Lang::from_code("uz-Cyrl"), Some(Lang::UzCyrl));
         assert_eq!(Lang::from_browser(&tags(&["de", "fr"])), None);
         assert_eq!(Lang::from_browser(&tags(&["", "-"])), None);
         assert_eq!(Lang::from_browser(&[]), None);
@@ -272,7 +281,7 @@ mod tests {
     /// SKIP LOCKED relays only at the same time; the relay's publish is «tarqatish».
     #[test]
     fn the_audits_statements_stay_sharpened() {
-        for lang in [Lang::Uz, Lang::En, Lang::Ru] {
+        for lang in Lang::ALL {
             let role = t(lang, Key::LAppRoleBody);
             for word in ["hodisaYoz", "RETURNING", "42501"] {
                 assert!(
@@ -283,6 +292,7 @@ mod tests {
             }
             let same_time = match lang {
                 Lang::Uz => "bir vaqtning o'zida",
+                Lang::UzCyrl => "бир вақтнинг ўзида",
                 Lang::En => "at the same time",
                 Lang::Ru => "одновременно",
             };

@@ -9,7 +9,7 @@ use crate::i18n::table::{t, Key};
 /// The index of the form `n` takes in `lang`'s list (CLDR's cardinal rules for integers).
 pub fn category(lang: Lang, n: u64) -> usize {
     match lang {
-        Lang::Uz => 0,
+        Lang::Uz | Lang::UzCyrl => 0,
         Lang::En => usize::from(n != 1),
         Lang::Ru => {
             let (last, last_two) = (n % 10, n % 100);

@@ -50,7 +50,7 @@ static TABLES: [OnceLock<Table>; Lang::ALL.len()] = [const { OnceLock::new() }; 
 #[cfg(any(not(target_arch = "wasm32"), feature = "embed-langs"))]
 fn embedded(lang: Lang) -> Option<Table> {
     let json = match lang {
-        Lang::Uz => return None,
+        Lang::Uz | Lang::UzCyrl => return None,
         Lang::En => include_str!("../../i18n/en.json"),
         Lang::Ru => include_str!("../../i18n/ru.json"),
     };
@@ -63,8 +63,8 @@ fn embedded(_: Lang) -> Option<Table> {
     None
 }
 
-/// The table of `lang`: Uzbek is compiled in ([`UZ`]); the others are compiled in or
-/// installed.
+/// The table of `lang`: Uzbek is compiled in ([`UZ`]), Uzbek in Cyrillic made from it;
+/// the others are compiled in or installed.
 fn table(lang: Lang) -> Option<&'static [&'static str]> {
     if lang == Lang::Uz {
         return Some(&UZ);
@@ -73,8 +73,18 @@ fn table(lang: Lang) -> Option<&'static [&'static str]> {
     if let Some(table) = cell.get() {
         return Some(table);
     }
-    let table = embedded(lang)?;
+    let table = made(lang).or_else(|| embedded(lang))?;
     Some(cell.get_or_init(|| table))
+}
+
+/// Uzbek in Cyrillic, made from the Uzbek table the first time it is asked for (742
+/// short texts: well under a millisecond), so it is never fetched and never drifts.
+fn made(lang: Lang) -> Option<Table> {
+    (lang == Lang::UzCyrl).then(|| {
+        UZ.iter()
+            .map(|uz| &*Box::leak(crate::i18n::cyrillic::to_cyrillic(uz).into_boxed_str()))
+            .collect()
+    })
 }
 
 /// Whether `lang`'s texts are here (compiled in, or fetched and installed).

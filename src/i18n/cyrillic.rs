@@ -202,31 +202,30 @@ fn word_in_cyrillic(word: &str, after_sql_word: bool, ex: &Exceptions) -> String
     for term in &ex.kept {
         if let Some(rest) = lower.strip_prefix(term.as_str()) {
             if SUFFIXES.contains(&rest) {
-                let cut = word
-                    .char_indices()
-                    .nth(term.chars().count())
-                    .map_or(word.len(), |(at, _)| at);
-                return format!("{}{}", &word[..cut], rules(&word[cut..], false));
+                let suffix = after_chars(word, term);
+                let stem = &word[..word.len() - suffix.len()];
+                return format!("{stem}{}", rules(suffix, false));
             }
         }
     }
     for (latin, cyrillic) in &ex.spelled {
-        if let Some(rest) = lower.strip_prefix(latin.as_str()) {
+        if lower.starts_with(latin.as_str()) {
             let first_upper = word.chars().next().is_some_and(char::is_uppercase);
-            let cut = word
-                .char_indices()
-                .nth(latin.chars().count())
-                .map_or(word.len(), |(at, _)| at);
             let head = if first_upper {
                 capitalised(cyrillic)
             } else {
                 cyrillic.clone()
             };
-            let _ = rest;
-            return head + &rules(&word[cut..], ends_in_vowel(cyrillic));
+            return head + &rules(after_chars(word, latin), ends_in_vowel(cyrillic));
         }
     }
     rules(word, true)
+}
+
+/// What follows the first `prefix.chars().count()` characters of `word`.
+fn after_chars<'a>(word: &'a str, prefix: &str) -> &'a str {
+    let n = prefix.chars().count();
+    word.char_indices().nth(n).map_or("", |(at, _)| &word[at..])
 }
 
 /// `stem'suffix` where the apostrophe is not the one of o' or g'.
@@ -243,7 +242,7 @@ fn split_suffix(word: &str) -> Option<(&str, char, &str)> {
 
 fn is_kept(stem: &str, ex: &Exceptions) -> bool {
     let lower = stem.to_lowercase();
-    ex.kept.iter().any(|term| *term == lower)
+    ex.kept.contains(&lower)
 }
 
 fn capitalised(text: &str) -> String {
@@ -260,20 +259,17 @@ fn ends_in_vowel(cyrillic: &str) -> bool {
         .is_some_and(|c| "аеёиоуўэюяАЕЁИОУЎЭЮЯ".contains(c))
 }
 
-/// The standard rules over one word (or its rest after an exception); `at_start` says
-/// whether it begins the word (for e → э and ye → е).
-fn rules(word: &str, at_start: bool) -> String {
+/// The standard rules over one word, or the rest of one after an exception; `e_first`
+/// says whether an `e` at its start is `э` (it begins the word, or follows a vowel).
+fn rules(word: &str, e_first: bool) -> String {
     let chars: Vec<char> = word.chars().collect();
     let mut out = String::with_capacity(word.len() * 2);
-    let mut i = 0;
-    let mut after_vowel = !at_start && false;
-    let mut first = at_start;
+    let (mut i, mut e_is_e) = (0, e_first);
     while i < chars.len() {
-        let (cyrillic, used, vowel) = unit(&chars[i..], first || after_vowel);
+        let (cyrillic, used, vowel) = unit(&chars[i..], e_is_e);
         out.push_str(&cyrillic);
         i += used;
-        after_vowel = vowel;
-        first = false;
+        e_is_e = vowel;
     }
     out
 }
@@ -282,38 +278,36 @@ fn rules(word: &str, at_start: bool) -> String {
 /// characters it took, and whether it is a vowel. `e_is_e` says an `e` here is `э`.
 fn unit(rest: &[char], e_is_e: bool) -> (String, usize, bool) {
     let c = rest[0];
-    let upper = c.is_uppercase();
-    let all_upper = rest.get(1).is_some_and(|n| n.is_uppercase());
     let lower = |i: usize| rest.get(i).map(|c| c.to_lowercase().next().unwrap_or(*c));
+    let apostrophe_at = |i: usize| rest.get(i).is_some_and(|&n| is_apostrophe(n));
+    // The unit's case is its first letter's: `Sh` and `SH` are both `Ш`.
     let case = |s: &str, n: usize| -> (String, usize, bool) {
         let vowel = "аеёиоуўэюя".contains(s);
-        let text = if upper {
+        let text = if c.is_uppercase() {
             s.to_uppercase()
         } else {
             s.to_string()
         };
         (text, n, vowel)
     };
-    let _ = all_upper;
-    let l0 = lower(0).unwrap_or(c);
-    let apostrophe_next = rest.get(1).is_some_and(|&n| is_apostrophe(n));
-    match (l0, lower(1)) {
-        ('s', _) if apostrophe_next && lower(2) == Some('h') => {
+    match (lower(0).unwrap_or(c), lower(1)) {
+        // s'h: the apostrophe only keeps s and h apart (Is'hoq → Исҳоқ).
+        ('s', _) if apostrophe_at(1) && lower(2) == Some('h') => {
             let h = if rest[2].is_uppercase() { "Ҳ" } else { "ҳ" };
-            let (s, _, _) = case("с", 1);
-            (s + h, 3, false)
+            (case("с", 1).0 + h, 3, false)
         }
-        ('o', _) if apostrophe_next => case("ў", 2),
-        ('g', _) if apostrophe_next => case("ғ", 2),
+        ('o', _) if apostrophe_at(1) => case("ў", 2),
+        ('g', _) if apostrophe_at(1) => case("ғ", 2),
         ('s', Some('h')) => case("ш", 2),
         ('c', Some('h')) => case("ч", 2),
-        ('y', Some('o')) if !rest.get(2).is_some_and(|&n| is_apostrophe(n)) => case("ё", 2),
+        // yo'q is й + ў, not ё.
+        ('y', Some('o')) if !apostrophe_at(2) => case("ё", 2),
         ('y', Some('u')) => case("ю", 2),
         ('y', Some('a')) => case("я", 2),
         ('y', Some('e')) => case("е", 2),
         ('e', _) => case(if e_is_e { "э" } else { "е" }, 1),
         _ if is_apostrophe(c) => ("ъ".to_string(), 1, false),
-        _ => match letter(l0) {
+        (l, _) => match letter(l) {
             Some(s) => case(s, 1),
             None => (c.to_string(), 1, false),
         },
@@ -476,6 +470,9 @@ mod tests {
                 assert!(kept, "{key:?}: «{word}» left in Latin in «{cyrillic}»");
             }
         }
-        assert_eq!(plain_latin_words("{why} Ish count(*) SQL jobId ok"), ["Ish", "ok"]);
+        assert_eq!(
+            plain_latin_words("{why} Ish count(*) SQL jobId ok"),
+            ["Ish", "ok"]
+        );
     }
 }

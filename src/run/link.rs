@@ -172,7 +172,7 @@ mod tests {
         let link = format!("#{PREFIX}{}", base64url_encode(old.as_bytes()));
         let again = open(&link).unwrap();
         assert_eq!(again.to_run(), run);
-        assert_eq!(again.world, sim.world);
+        assert_eq!(again.world(), sim.world());
     }
 
     #[test]

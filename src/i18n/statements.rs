@@ -12,9 +12,8 @@ fn says(lang: Lang, key: Key, word: &str) {
     let text = t(lang, key);
     assert!(
         text.contains(word),
-        "{}: {} lacks «{word}»: {text}",
-        lang.code(),
-        key.name()
+        "{}: {key:?} lacks «{word}»: {text}",
+        lang.code()
     );
 }
 
@@ -23,9 +22,8 @@ fn never_says(lang: Lang, key: Key, word: &str) {
     let text = t(lang, key);
     assert!(
         !text.contains(word),
-        "{}: {} says «{word}»: {text}",
-        lang.code(),
-        key.name()
+        "{}: {key:?} says «{word}»: {text}",
+        lang.code()
     );
 }
 

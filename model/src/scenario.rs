@@ -399,12 +399,22 @@ pub const MAX_DURATION_TICKS: u64 = 1_000_000_000;
 /// The latest tick a scheduled action may name: the clock jumps to it when the world is
 /// idle, and durations are then added to it.
 pub const MAX_SCHEDULE_TICK: u64 = 1_000_000_000_000;
+/// The most fault rules, scheduled actions and script statements a scenario may carry
+/// (the presets use at most a dozen of each). Every step of a run looks at the rules
+/// armed for it, and a link of thousands (#40: 1 600 rules that never fire) held the page
+/// for seconds before its first frame.
+pub const MAX_FAULTS: usize = 48;
+pub const MAX_SCHEDULE: usize = 48;
+pub const MAX_SCRIPT: usize = 48;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
     /// The JSON path of the offending field (e.g. `config.relays`).
     pub field: String,
     pub message: String,
+    /// The limit the field went past, when that is why (`faults`: at most
+    /// [`MAX_FAULTS`]): the page says the number in the reader's language.
+    pub limit: Option<u64>,
 }
 
 impl std::fmt::Display for ScenarioError {
@@ -419,6 +429,7 @@ impl Scenario {
         let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError {
             field: json_error_field(text, &e),
             message: e.to_string(),
+            limit: None,
         })?;
         s.validate()?;
         Ok(s)
@@ -438,6 +449,20 @@ impl Scenario {
 
     /// Counts and sizes: tasks, processes, the batch, the queue's timers, the cleaner.
     fn check_sizes(&self) -> Result<(), ScenarioError> {
+        let lists = [
+            ("faults", self.faults.len(), MAX_FAULTS),
+            ("schedule", self.schedule.len(), MAX_SCHEDULE),
+            ("script", self.script.len(), MAX_SCRIPT),
+        ];
+        for (field, n, max) in lists {
+            if n > max {
+                return Err(ScenarioError {
+                    field: field.into(),
+                    message: format!("at most {max} (found {n})"),
+                    limit: Some(max as u64),
+                });
+            }
+        }
         if self.workload.tasks > MAX_TASKS {
             return invalid("workload.tasks", format!("at most {MAX_TASKS}"));
         }
@@ -564,6 +589,7 @@ fn invalid(field: &str, message: String) -> Result<(), ScenarioError> {
     Err(ScenarioError {
         field: field.into(),
         message,
+        limit: None,
     })
 }
 

@@ -13,7 +13,7 @@ use crate::challenge::ctl::{use_workshop, words};
 use crate::challenge::link::{read_file, workshop_fragment};
 use crate::challenge::qr_dialog::QrDialog;
 use crate::challenge::reasons::format_reason;
-use crate::challenge::start::open_fresh;
+use crate::challenge::start::{open_fresh, open_fresh_from, OpenedFrom};
 use crate::i18n::{tr, use_i18n, Key, Reason};
 use crate::playground::controls::share::{page_url, share_fragment};
 use crate::playground::ctl::Notice;
@@ -67,7 +67,7 @@ pub fn Draft(form: Form) -> impl IntoView {
     };
     let open_file = move |ev: leptos::ev::Event| {
         read_chosen(&ev, move |text| match text.and_then(|t| read_file(&t)) {
-            Ok(workshop) => open_fresh(w, workshop),
+            Ok(workshop) => open_fresh_from(w, workshop, OpenedFrom::File),
             Err(why) => {
                 let _ = w
                     .ctl

@@ -5,6 +5,7 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::browser::saved_reset::{arm_reset, RESET_PARAM};
 use crate::i18n::{t, Key, Lang};
 
 /// Installs the panic hook (from `main`).
@@ -36,15 +37,14 @@ pub fn report(message: &str) -> String {
     )
 }
 
-/// The address parameter that asks the next load to forget the page's saved state.
-pub const RESET_PARAM: &str = "reset-saved-state";
-
 /// "Reset saved state": a saved run or progress that panics would panic every reload.
-/// The button submits a plain form to `?reset-saved-state=1` (no fragment, so a link that
-/// panicked is not opened again): it works with no code of the dead app running after
-/// the panic, and needs no inline script (CSP). The next load clears the state first,
-/// in [`reset_if_asked`].
+/// The button submits a plain form to `?reset-saved-state=<token>` (no fragment, so a
+/// link that panicked is not opened again): it works with no code of the dead app running
+/// after the panic, and needs no inline script (CSP). The next load sets the state aside
+/// first, in [`reset_if_asked`], only when the token is the one this panel armed: a link
+/// carrying the parameter (#40) resets nothing.
 fn reset_form(doc: &web_sys::Document, lang: Lang) -> Option<web_sys::Element> {
+    let token = arm_reset()?;
     let form = doc.create_element("form").ok()?;
     let _ = form.set_attribute("method", "get");
     let path = web_sys::window()
@@ -54,7 +54,7 @@ fn reset_form(doc: &web_sys::Document, lang: Lang) -> Option<web_sys::Element> {
     let hidden = doc.create_element("input").ok()?;
     let _ = hidden.set_attribute("type", "hidden");
     let _ = hidden.set_attribute("name", RESET_PARAM);
-    let _ = hidden.set_attribute("value", "1");
+    let _ = hidden.set_attribute("value", &token);
     form.append_child(&hidden).ok()?;
     let button = doc.create_element("button").ok()?;
     let _ = button.set_attribute("type", "submit");
@@ -62,20 +62,6 @@ fn reset_form(doc: &web_sys::Document, lang: Lang) -> Option<web_sys::Element> {
     button.set_text_content(Some(t(lang, Key::ErrorReset)));
     form.append_child(&button).ok()?;
     Some(form)
-}
-
-/// At start (from `main`, before the app reads anything saved): when the address asks
-/// for it, forgets every key of the page and drops the parameter from the address.
-pub fn reset_if_asked() {
-    if crate::browser::url::url_param(RESET_PARAM).is_none() {
-        return;
-    }
-    crate::browser::storage::clear_all();
-    if let Some(w) = web_sys::window() {
-        if let (Ok(h), Ok(path)) = (w.history(), w.location().pathname()) {
-            let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&path));
-        }
-    }
 }
 
 /// Draws the panel (once) at the top of `<body>`.

@@ -16,7 +16,7 @@ const BOOT_PAINT_LIMIT_MS: u32 = 100;
 fn main() {
     error_panel::install();
     // Before anything saved is read: the panic panel's "reset saved state" asks for it.
-    error_panel::reset_if_asked();
+    outbox_playground::browser::saved_reset::reset_if_asked();
     // English or Russian is a file of its own: fetch it first (the shell from index.html
     // stays up meanwhile), so the first paint is in the page's language. A failure mounts
     // the page in Uzbek, which says so (`provide_i18n`).

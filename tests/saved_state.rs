@@ -153,6 +153,35 @@ async fn progress_with_out_of_range_answers_is_kept_under_corrupt_no_panic() {
     }
 }
 
+/// Unreadable progress found on several loads is kept each time, newest under
+/// `…/corrupt`, the older ones after it, a bounded few (#40: each overwrote the last).
+#[wasm_bindgen_test]
+async fn unreadable_copies_are_kept_newest_first_not_overwritten() {
+    start_clean();
+    let bad: Vec<String> = (0..7)
+        .map(|n| format!(r#"{{"step":{n},"why":7}}"#))
+        .collect();
+    for text in &bad {
+        storage::set(PROGRESS_KEY, text).unwrap();
+        let (_host, _app) = mount_app();
+        settle().await;
+    }
+    let corrupt = corrupt_key(PROGRESS_KEY);
+    assert_eq!(storage::get(&corrupt).as_deref(), Some(bad[6].as_str()));
+    for (n, text) in bad.iter().rev().enumerate().skip(1).take(4) {
+        let older = format!("{corrupt}/{}", n + 1);
+        assert_eq!(
+            storage::get(&older).as_deref(),
+            Some(text.as_str()),
+            "{older}"
+        );
+    }
+    // Bounded: the two oldest went.
+    assert_eq!(storage::get(&format!("{corrupt}/6")), None);
+    assert_eq!(storage::CORRUPT_COPIES, 5);
+    start_clean();
+}
+
 #[wasm_bindgen_test]
 async fn corrupt_settings_are_kept_under_corrupt() {
     start_clean();
@@ -380,15 +409,55 @@ async fn a_full_quota_is_reported_once_with_the_link_as_the_way_out() {
     );
 }
 
-#[wasm_bindgen_test]
-async fn the_panic_panel_offers_a_reset_that_clears_only_the_pages_keys() {
+/// Sets the address's query as a submitted form would, runs the start-up step, and puts
+/// the address back (a real reload would end the test page).
+fn start_with_query(query: &str) {
+    let before = window().location().href().unwrap();
+    let history = window().history().unwrap();
+    history
+        .replace_state_with_url(&JsValue::NULL, "", Some(query))
+        .unwrap();
+    outbox_playground::browser::saved_reset::reset_if_asked();
+    assert_eq!(
+        window().location().search().unwrap(),
+        "",
+        "the parameter is dropped"
+    );
+    history
+        .replace_state_with_url(&JsValue::NULL, "", Some(&before))
+        .unwrap();
+}
+
+/// Every key of the page that a reset may set aside, and one of someone else's.
+fn arrange_saved_keys() {
     start_clean();
-    storage::set(KEY, "{}").unwrap();
+    storage::set(KEY, "{\"saved\": 1}").unwrap();
     storage::set(&corrupt_key(PROGRESS_KEY), "{}").unwrap();
     storage::storage()
         .unwrap()
         .set_item("someone-else", "kept")
         .unwrap();
+}
+
+/// The keys a reset set aside (`outbox-playground-reset/…`), removed.
+fn take_set_aside() -> Vec<(String, String)> {
+    let s = storage::storage().unwrap();
+    let keys: Vec<String> = (0..s.length().unwrap())
+        .filter_map(|i| s.key(i).unwrap())
+        .filter(|k| k.starts_with(outbox_playground::browser::saved_reset::RESET_KEPT_PREFIX))
+        .collect();
+    let mut out = Vec::new();
+    for k in keys {
+        out.push((k.clone(), s.get_item(&k).unwrap().unwrap_or_default()));
+        s.remove_item(&k).unwrap();
+    }
+    out.sort();
+    out
+}
+
+#[wasm_bindgen_test]
+async fn the_panic_panel_offers_a_reset_that_sets_aside_only_the_pages_keys() {
+    arrange_saved_keys();
     outbox_playground::error_panel::show("a test panic");
     let panel = document()
         .query_selector("[data-testid=panic-panel]")
@@ -400,8 +469,7 @@ async fn the_panic_panel_offers_a_reset_that_clears_only_the_pages_keys() {
         reset.unwrap().text_content().as_deref(),
         Some(t(Lang::Uz, Key::ErrorReset))
     );
-    // Its click submits `?reset-saved-state=1` (a reload would end the test page): the
-    // address is set as the submit would, and the start-up step run.
+    // Its click submits `?reset-saved-state=<the panel's token>`.
     let form = panel
         .query_selector("form")
         .unwrap()
@@ -409,24 +477,31 @@ async fn the_panic_panel_offers_a_reset_that_clears_only_the_pages_keys() {
     let hidden = form.query_selector("input[type=hidden]").unwrap().unwrap();
     assert_eq!(
         hidden.get_attribute("name").as_deref(),
-        Some(outbox_playground::error_panel::RESET_PARAM)
+        Some(outbox_playground::browser::saved_reset::RESET_PARAM)
     );
-    let before = window().location().href().unwrap();
-    let history = window().history().unwrap();
-    history
-        .replace_state_with_url(&JsValue::NULL, "", Some("?reset-saved-state=1"))
-        .unwrap();
-    outbox_playground::error_panel::reset_if_asked();
+    let token = hidden.get_attribute("value").unwrap_or_default();
+    assert!(token.len() >= 16, "a one-time token: {token:?}");
+    panel.remove();
+    start_with_query(&format!("?reset-saved-state={token}"));
     assert_eq!(storage::get(KEY), None);
     assert_eq!(storage::get(&corrupt_key(PROGRESS_KEY)), None);
-    assert_eq!(
-        window().location().search().unwrap(),
-        "",
-        "the parameter is dropped"
+    // Set aside, not deleted (#40).
+    let kept = take_set_aside();
+    let values: Vec<&str> = kept.iter().map(|(_, v)| v.as_str()).collect();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(values.contains(&"{\"saved\": 1}"), "{kept:?}");
+    assert!(
+        kept.iter()
+            .all(|(k, _)| k.starts_with("outbox-playground-reset/1/")),
+        "{kept:?}"
     );
-    history
-        .replace_state_with_url(&JsValue::NULL, "", Some(&before))
-        .unwrap();
+    // The notice says so, once.
+    let (host, _app) = mount_app();
+    settle().await;
+    let n = notice(&host);
+    let said = t(Lang::Uz, Key::NoticeSavedReset);
+    assert!(n.contains(said.split(" (").next().unwrap()), "{n}");
+    assert!(n.contains("outbox-playground-reset/1/"), "{n}");
     let other = storage::storage()
         .unwrap()
         .get_item("someone-else")
@@ -436,5 +511,44 @@ async fn the_panic_panel_offers_a_reset_that_clears_only_the_pages_keys() {
         .unwrap()
         .remove_item("someone-else")
         .unwrap();
-    panel.remove();
+}
+
+/// `?reset-saved-state=1` in a link (it can ride on a challenge link) is not the panel's
+/// token: nothing saved is touched (#40), also when the panel has armed a token.
+#[wasm_bindgen_test]
+async fn a_reset_link_not_armed_by_the_panel_resets_nothing() {
+    for armed in [false, true] {
+        arrange_saved_keys();
+        if armed {
+            outbox_playground::error_panel::show("a test panic");
+            if let Some(p) = document()
+                .query_selector("[data-testid=panic-panel]")
+                .unwrap()
+            {
+                p.remove();
+            }
+        }
+        for query in [
+            "?reset-saved-state=1",
+            "?reset-saved-state=",
+            "?reset-saved-state",
+        ] {
+            start_with_query(query);
+            assert_eq!(
+                storage::get(KEY).as_deref(),
+                Some("{\"saved\": 1}"),
+                "{query}"
+            );
+            assert_eq!(
+                storage::get(&corrupt_key(PROGRESS_KEY)).as_deref(),
+                Some("{}")
+            );
+            assert!(take_set_aside().is_empty(), "{query}: nothing set aside");
+        }
+        assert!(outbox_playground::browser::saved_reset::take_reset_notice().is_none());
+    }
+    storage::storage()
+        .unwrap()
+        .remove_item("someone-else")
+        .unwrap();
 }

@@ -287,3 +287,121 @@ async fn a_broken_download_becomes_a_message_in_both_languages() {
     .await;
     let _ = std::fs::remove_dir_all(&served);
 }
+
+/// Two deployments on one origin (`/a/` and `/b/`, as project sites on one Pages domain
+/// are), of two builds: visiting `/b/` leaves `/a/`'s offline copy alone, and the other
+/// way round (#40: every `outbox-` cache but its own was deleted).
+#[tokio::test]
+async fn two_deployments_on_one_origin_keep_each_others_offline_copy() {
+    let dist = PathBuf::from(env_url("OUTBOX_DIST"));
+    let next = PathBuf::from(env_url("OUTBOX_DIST_NEXT"));
+    let served = std::env::temp_dir().join(format!("outbox-two-sites-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&served);
+    copy_tree(&dist, &served.join("a"));
+    copy_tree(&next, &served.join("b"));
+    let server = serve(&served, "127.0.0.1:0");
+    let (addr, root) = (server.addr, server.url());
+    let sites = [format!("{root}a/"), format!("{root}b/")];
+    let client = connect(&env_url("OUTBOX_WEBDRIVER_URL"), 1280, 900, &[]).await;
+    with_session(client, move |client| async move {
+        let controlled = "return !!navigator.serviceWorker.controller";
+        for site in &sites {
+            open(&client, site).await?;
+            wait_js(
+                &client,
+                controlled,
+                "the service worker to take control",
+                60,
+            )
+            .await?;
+        }
+        let caches = client
+            .execute_async(
+                "caches.keys().then(arguments[arguments.length - 1])",
+                vec![],
+            )
+            .await?;
+        eprintln!("caches with both sites visited: {caches}");
+        drop(server);
+        assert!(
+            std::net::TcpStream::connect(addr).is_err(),
+            "the server is down"
+        );
+        for site in &sites {
+            open(&client, site)
+                .await
+                .map_err(|e| format!("{site} offline after both were visited: {e}"))?;
+            wait_js(
+                &client,
+                "return !!document.querySelector('[data-testid=counters]')",
+                &format!("{site}'s page offline"),
+                30,
+            )
+            .await?;
+        }
+        Ok(())
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&served);
+}
+
+/// A tab of the old build, open while the update is taken in another tab, is told that
+/// the page was updated and offered a reload (#40: its build's cache is gone with the old
+/// worker, so its lazily loaded parts would fail).
+#[tokio::test]
+async fn a_tab_of_the_old_build_is_told_when_another_takes_the_update() {
+    let dist = PathBuf::from(env_url("OUTBOX_DIST"));
+    let next = PathBuf::from(env_url("OUTBOX_DIST_NEXT"));
+    let served = std::env::temp_dir().join(format!("outbox-old-tab-{}", std::process::id()));
+    fill(&served, &dist);
+    let server = serve(&served, "127.0.0.1:0");
+    let (addr, page) = (server.addr, server.url());
+    let client = connect(&env_url("OUTBOX_WEBDRIVER_URL"), 1280, 900, &[]).await;
+    let dir = served.clone();
+    with_session(client, move |client| async move {
+        open(&client, &page).await?;
+        let controlled = "return !!navigator.serviceWorker.controller";
+        wait_js(
+            &client,
+            controlled,
+            "the service worker to take control",
+            60,
+        )
+        .await?;
+        let old_tab = client.window().await?;
+        // A new deployment; a second tab takes it.
+        drop(server);
+        fill(&dir, &next);
+        let server = serve(&dir, &addr.to_string());
+        let new_tab = client.new_window(true).await?.handle;
+        client.switch_to_window(new_tab).await?;
+        open(&client, &page).await?;
+        wait_for_offer(&client).await?;
+        click(&client, "update-apply").await?;
+        let new_build =
+            "return document.querySelector('meta[name=outbox-build]')?.content === 'next' \
+                         && !!document.querySelector('[data-testid=counters]')";
+        wait_js(&client, new_build, "the new build after «Yangilash»", 30).await?;
+        // The first tab still runs the old build: it says so, and its button reloads it.
+        client.switch_to_window(old_tab).await?;
+        let told = "return !!document.querySelector('[data-testid=update-reload]')";
+        wait_js(&client, told, "the old tab told of the update", 20).await?;
+        let text = text_of(&client, "update-taken").await?;
+        assert!(
+            text.contains(t(Lang::Uz, Key::UpdateTakenElsewhere)),
+            "{text}"
+        );
+        click(&client, "update-reload").await?;
+        wait_js(
+            &client,
+            new_build,
+            "the old tab reloaded into the new build",
+            30,
+        )
+        .await?;
+        drop(server);
+        Ok(())
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&served);
+}

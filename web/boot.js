@@ -58,16 +58,30 @@ function showFailure(reason) {
 // The service worker (sw.js, generated from the build: `cargo xtask post-build`). A new
 // deployment installs a new worker that waits; the app offers «Yangilash» / "Update"
 // (event `outbox-update-ready`) and answers with `outbox-update-apply`; the worker then
-// takes over and the page reloads once. Closing every tab takes it on the next load.
+// takes over and the page reloads once, and every other open tab is told to reload
+// (`outbox-updated`). Closing every tab takes it on the next load.
 function registerWorker() {
   if (!("serviceWorker" in navigator)) return;
   // Reload only when the user asked for the update: on a first visit the new worker also
   // takes control (clients.claim), and that must not reload the page under the user.
   let asked = false;
+  // A tab that was controlled when it loaded and sees another worker take over without
+  // having asked is a tab of the older build: the update was taken in another tab, and
+  // the old build's cache (its lazily loaded files) is gone. It says so and offers a
+  // reload (event `outbox-updated`, attribute value "updated"), never reloading itself.
+  let controlled = !!navigator.serviceWorker.controller;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (!asked) return;
-    asked = false;
-    location.reload();
+    if (asked) {
+      asked = false;
+      location.reload();
+      return;
+    }
+    if (!controlled) {
+      controlled = true;
+      return;
+    }
+    document.documentElement.setAttribute("data-outbox-update", "updated");
+    window.dispatchEvent(new Event("outbox-updated"));
   });
   navigator.serviceWorker.register("sw.js").then((reg) => {
     const offer = () => {

@@ -235,6 +235,32 @@ fn a_workshop_of_three_round_trips() {
     assert!(compact <= MAX_JSON_BYTES);
 }
 
+/// A file is a workshop when its top-level object has `challenges`, whatever its texts
+/// say: a challenge whose body is the word `challenges` is a challenge (#40).
+#[test]
+fn a_file_is_a_workshop_by_its_top_level_key_only() {
+    use outbox_model::challenge::ChallengeFile;
+    let mut c = typical();
+    // A text that is just the word is the JSON text `"challenges"`.
+    c.texts.get_mut("en").unwrap().body = "challenges".into();
+    for text in [c.to_json(), c.to_compact_json()] {
+        assert!(text.contains("\"challenges\""));
+        assert_eq!(
+            ChallengeFile::from_json(&text),
+            Ok(ChallengeFile::Challenge(Box::new(c.clone())))
+        );
+    }
+    let w = workshop(vec![c.clone()]);
+    assert_eq!(
+        ChallengeFile::from_json(&w.to_compact_json()),
+        Ok(ChallengeFile::Workshop(w))
+    );
+    // A workshop's own refusal names the workshop's field.
+    let e = ChallengeFile::from_json(r#"{"v":1,"id":"w","title":{"en":"W"},"challenges":[]}"#)
+        .unwrap_err();
+    assert_eq!(e.field, "challenges");
+}
+
 #[test]
 fn a_workshop_holds_at_most_twenty_challenges() {
     let one = typical();
@@ -610,6 +636,65 @@ fn a_refused_action_and_a_long_run_are_refused() {
             max_steps: MAX_CHECK_STEPS
         })
     );
+}
+
+/// "Check" on a big shared run is bounded by work, not only by steps (#40: 100 000 tasks
+/// and 100 000 preloaded events held the page 243 s, the goal judged before every step
+/// walking every unpublished row): a goal that reads the rows' ages stops at the work
+/// limit; one that does not is judged without the walk.
+#[test]
+fn checking_a_big_world_is_bounded_by_work() {
+    use outbox_model::challenge::{Goal, MAX_CHECK_WORK};
+    let mut c = typical();
+    c.scenario.workload.tasks = 20_000;
+    c.scenario.workload.preloaded_events = 20_000;
+    c.solution = Some(vec![]);
+    c.goal = Goal::parse("stuck >= 1000000000").unwrap();
+    assert!(c.goal.reads_ages());
+    let started = std::time::Instant::now();
+    let Err(CheckError::TooMuchWork { steps }) = c.check() else {
+        panic!("{:?}", c.check())
+    };
+    println!(
+        "ages goal: stopped after {steps} steps in {:?}",
+        started.elapsed()
+    );
+    assert!(steps > 0 && steps < MAX_CHECK_WORK / 20_000, "{steps}");
+    assert_eq!(CheckError::TooMuchWork { steps }.code(), "too_much_work");
+    // The same world and a goal of kept counters: no walk, the step cap decides.
+    c.goal = Goal::parse("lost >= 1000000000").unwrap();
+    assert!(!c.goal.reads_ages());
+    let started = std::time::Instant::now();
+    let result = c.check();
+    println!("lost goal: {result:?} in {:?}", started.elapsed());
+    assert!(
+        matches!(
+            result,
+            Err(CheckError::TooLong { .. } | CheckError::SolutionMisses { .. })
+        ),
+        "{result:?}"
+    );
+}
+
+/// A goal judged without the rows' walk sees the same counters as one with it.
+#[test]
+fn counters_without_ages_are_the_counters_but_the_ages() {
+    let mut w = World::new(&lesson::scenario(STEPS[0].goal));
+    for _ in 0..500 {
+        let all = w.counters();
+        let cheap = w.counters_without_ages();
+        assert_eq!(
+            outbox_model::Counters {
+                stuck: all.stuck,
+                oldest_unpublished_age_ticks: all.oldest_unpublished_age_ticks,
+                ..cheap
+            },
+            all
+        );
+        if !w.step() {
+            break;
+        }
+    }
 }
 
 // ---- 5. tampering ----------------------------------------------------------------------

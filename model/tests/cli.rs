@@ -158,3 +158,67 @@ fn run_reports_deliveries_inbox_conflicts_errors_and_polls() {
     let r = report("app-role");
     assert_eq!(r["sql_errors"], serde_json::json!({"42501": 5}));
 }
+
+/// A scenario file past the page's import limit (5 MB) is refused before it is read whole,
+/// naming the limit (#40: a 14.5 MB file ran 47 s past `--max-ticks`).
+#[test]
+fn a_file_over_the_import_limit_is_refused_unread() {
+    let dir = std::env::temp_dir().join(format!("outbox-sim-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.json");
+    let padding = " ".repeat(5_000_001);
+    std::fs::write(
+        &big,
+        format!(r#"{{"name":"big","workload":{{"tasks":1}}}}{padding}"#),
+    )
+    .unwrap();
+    let (code, out, err) = sim(&["run", big.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("at most 5000000 bytes"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A file saved with a UTF-8 byte-order mark (as some Windows editors save) runs.
+#[test]
+fn a_file_with_a_byte_order_mark_runs() {
+    let dir = std::env::temp_dir().join(format!("outbox-sim-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bom.json");
+    std::fs::write(
+        &file,
+        "\u{feff}{\"name\":\"mine\",\"seed\":3,\"workload\":{\"tasks\":7}}",
+    )
+    .unwrap();
+    let (code, out, err) = sim(&["run", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let c: outbox_model::Counters = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(c.tasks_in_db, 7);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Thousands of fault rules are refused naming the list and its limit, at once (#40: 100 000
+/// rules ran 47 s past `--max-ticks`).
+#[test]
+fn a_scenario_with_too_many_fault_rules_is_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("outbox-sim-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rules.json");
+    let rule =
+        r#"{"fault":"kill","process":"api","step":"respond","when":{"nth":{"n":4000000000}}}"#;
+    let rules = vec![rule; 20_000].join(",");
+    std::fs::write(
+        &file,
+        format!(r#"{{"name":"rules","workload":{{"tasks":10}},"faults":[{rules}]}}"#),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let (code, _, err) = sim(&["run", file.to_str().unwrap(), "--max-ticks", "1000"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`faults`") && err.contains("at most 48"),
+        "{err}"
+    );
+    assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -39,6 +39,10 @@ fn through_door(
     door: impl std::future::Future<Output = Result<bool, Unloaded>> + 'static,
     none: impl FnOnce() + 'static,
 ) {
+    // What it was: a door that opens nothing leaves it so (#40: a bad link pasted while a
+    // workshop was open set it to false, and the course's goals were judged on the
+    // workshop's run, ticking course steps).
+    let away_before = w.lesson.away.get_untracked();
     w.lesson.away.set(true);
     leptos::task::spawn_local(async move {
         let opened = match door.await {
@@ -52,7 +56,7 @@ fn through_door(
             }
         };
         if !opened {
-            let _ = w.lesson.away.try_set(false);
+            let _ = w.lesson.away.try_set(away_before);
             none();
         }
     });

@@ -13,6 +13,7 @@ pub mod keys;
 pub mod languages;
 pub mod page_built;
 pub mod peak_bytes;
+pub mod saved_reset;
 pub mod slices;
 pub mod storage;
 pub mod url;

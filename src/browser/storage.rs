@@ -78,10 +78,38 @@ pub fn take_to(from: &str, to: &str) -> Option<String> {
     Some(text)
 }
 
-/// Keeps unreadable `text` of `key` under its [`corrupt_key`] and clears `key`.
+/// How many unreadable copies of one key are kept: the newest under [`corrupt_key`], the
+/// older ones under `…/corrupt/2`, `…/corrupt/3`, … (#40: each new one overwrote the last,
+/// so a second bad link or reload lost the first copy).
+pub const CORRUPT_COPIES: usize = 5;
+
+/// Where the `n`th newest unreadable copy of `key` is kept (1: [`corrupt_key`]).
+pub fn corrupt_copy_key(key: &str, n: usize) -> String {
+    match n {
+        0 | 1 => corrupt_key(key),
+        _ => format!("{}/{n}", corrupt_key(key)),
+    }
+}
+
+/// Keeps unreadable `text` of `key` as its newest corrupt copy, moving the older ones one
+/// place down (the oldest past [`CORRUPT_COPIES`] goes). The same text twice is kept once.
+pub fn keep_corrupt(key: &str, text: &str) {
+    if get(&corrupt_key(key)).as_deref() == Some(text) {
+        return;
+    }
+    for n in (1..CORRUPT_COPIES).rev() {
+        if let Some(older) = get(&corrupt_copy_key(key, n)) {
+            let _ = set(&corrupt_copy_key(key, n + 1), &older);
+        }
+    }
+    let _ = set(&corrupt_key(key), text);
+}
+
+/// Keeps unreadable `text` of `key` under its [`corrupt_key`] (the older copies kept, see
+/// [`keep_corrupt`]) and clears `key`.
 pub fn quarantine(key: &str, text: &str) {
     remove(key);
-    let _ = set(&corrupt_key(key), text);
+    keep_corrupt(key, text);
 }
 
 /// The saved run's JSON, if any (or the one being replayed, for the panic report).

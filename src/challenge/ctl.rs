@@ -20,8 +20,22 @@ use crate::lesson::ctl::{LessonCtl, Predict, Prediction, Tab};
 /// The open workshop's compact JSON.
 pub const OPEN_KEY: &str = "outbox-playground/v1/workshop";
 
-/// Where a workshop's progress is kept.
-pub fn progress_key(id: &str) -> String {
+/// Where a workshop's progress is kept: under its id and its challenges' ids (FNV-1a),
+/// so two workshops that share an id (a stranger's link may take any) keep their own
+/// (#40: opening one set the other's progress aside as corrupt).
+pub fn progress_key(w: &Workshop) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for id in w.challenges.iter().map(|c| c.id.as_str()) {
+        for b in id.bytes().chain([b'\n']) {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{OPEN_KEY}/{}/{hash:016x}/progress", w.id)
+}
+
+/// Where progress was kept before it was keyed by the challenges too: read when a
+/// workshop has none under [`progress_key`], never set aside from there.
+fn old_progress_key(id: &str) -> String {
     format!("{OPEN_KEY}/{id}/progress")
 }
 
@@ -43,21 +57,44 @@ impl WorkshopProgress {
     /// Reads a saved or imported progress and holds it to `w`: its id, its challenges.
     pub fn from_json(text: &str, w: &Workshop) -> Result<WorkshopProgress, Reason> {
         let p: WorkshopProgress = serde_json::from_str(text).map_err(|e| Reason::json(&e))?;
-        let field = |f: &str| Reason::new(Key::ReasonProgressField).arg("field", f);
         if p.workshop != w.id {
             return Err(Reason::new(Key::ReasonOtherWorkshop).arg("id", &w.id));
         }
-        if p.step >= w.challenges.len() {
+        p.check(w)?;
+        Ok(p)
+    }
+
+    /// Every field held to `w`, as the course's progress is (`Progress::check`): the step
+    /// in range, `done` of its challenges without repeats, each guess and actual an
+    /// outcome's name (which also bounds its length) for one of its challenges. The
+    /// refusal names the workshop progress's field.
+    fn check(&self, w: &Workshop) -> Result<(), Reason> {
+        let field = |f: &str| Reason::new(Key::ReasonWorkshopProgressField).arg("field", f);
+        if self.step >= w.challenges.len() {
             return Err(field("step"));
         }
         let known = |id: &String| w.challenges.iter().any(|c| &c.id == id);
-        if p.done.len() > MAX_CHALLENGES || !p.done.iter().all(known) {
+        let repeated = |ids: Vec<&String>| {
+            let mut seen = std::collections::BTreeSet::new();
+            !ids.into_iter().all(|id| seen.insert(id))
+        };
+        if self.done.len() > MAX_CHALLENGES
+            || !self.done.iter().all(known)
+            || repeated(self.done.iter().collect())
+        {
             return Err(field("done"));
         }
-        if p.predictions.len() > MAX_CHALLENGES || !p.predictions.iter().all(|x| known(&x.step)) {
+        let outcome = |name: &String| outbox_model::challenge::outcome_of_name(name).is_some();
+        if self.predictions.len() > MAX_CHALLENGES
+            || !self
+                .predictions
+                .iter()
+                .all(|x| known(&x.step) && outcome(&x.guess) && outcome(&x.actual))
+            || repeated(self.predictions.iter().map(|x| &x.step).collect())
+        {
             return Err(field("predictions"));
         }
-        Ok(p)
+        Ok(())
     }
 
     pub fn to_json(&self) -> String {
@@ -144,10 +181,13 @@ impl WorkshopCtl {
         });
         Effect::new(move |_| {
             let p = self.progress.get();
-            if p.workshop.is_empty() {
-                return;
-            }
-            if let Err(why) = storage::set(&progress_key(&p.workshop), &p.to_json()) {
+            let key = self.open.with_untracked(|w| {
+                w.as_ref()
+                    .filter(|w| w.id == p.workshop)
+                    .map(|w| progress_key(w))
+            });
+            let Some(key) = key else { return };
+            if let Err(why) = storage::set(&key, &p.to_json()) {
                 self.ctl.report_save_failed(why);
             }
         });
@@ -211,7 +251,16 @@ impl WorkshopCtl {
         };
         let Some(actions) = c.solution else { return };
         self.lesson.arm_guess(false);
-        self.ctl.load(c.scenario);
+        self.ctl.load(c.scenario.clone());
+        // A scenario the page refused to load (said in a notice) left another run on the
+        // stage: the solution's actions are not played on it (#40).
+        if self
+            .ctl
+            .sim
+            .with_value(|s| s.scenario != c.scenario || !s.inputs().is_empty())
+        {
+            return;
+        }
         for a in actions {
             self.ctl.dispatch(a);
         }
@@ -251,15 +300,19 @@ impl WorkshopCtl {
 }
 
 /// The saved progress of `w` (its start if there is none); an unreadable one is set
-/// aside (`…/corrupt`) and reported, never half-read.
+/// aside (`…/corrupt`, older copies kept) and reported, never half-read. Progress saved
+/// under the id alone (before #40) is taken when it fits `w`, and left where it is when it
+/// does not (it may be another workshop's of the same id).
 fn saved_progress(w: &Workshop, ctl: Ctl) -> WorkshopProgress {
-    let key = progress_key(&w.id);
+    let key = progress_key(w);
     let fresh = WorkshopProgress {
         workshop: w.id.clone(),
         ..WorkshopProgress::default()
     };
     let Some(text) = storage::get(&key) else {
-        return fresh;
+        return storage::get(&old_progress_key(&w.id))
+            .and_then(|old| WorkshopProgress::from_json(&old, w).ok())
+            .unwrap_or(fresh);
     };
     match WorkshopProgress::from_json(&text, w) {
         Ok(p) => p,
@@ -347,8 +400,15 @@ pub fn words(c: &outbox_model::challenge::Challenge, lang: crate::i18n::Lang) ->
 }
 
 /// The workshop's title in `lang`, else in the first language it has in the page's order
-/// (Uzbek, English, Russian), else its first challenge's.
+/// (Uzbek, English, Russian), else its first challenge's. A challenge opened on its own
+/// (a workshop of one, of the same id) is titled as the challenge is, in `lang`: a lesson
+/// step's title is kept in Uzbek only so that the saved workshop reads back.
 pub fn title(w: &Workshop, lang: crate::i18n::Lang) -> String {
+    if let [one] = w.challenges.as_slice() {
+        if one.id == w.id && one.texts.is_empty() {
+            return words(one, lang).title;
+        }
+    }
     in_page_order(&w.title, lang)
         .map(|text| in_script(lang, &w.title)(text))
         .or_else(|| w.challenges.first().map(|c| words(c, lang).title))
@@ -394,12 +454,36 @@ mod tests {
             step: 3,
             ..p.clone()
         };
-        assert_eq!(refused(past), Key::ReasonProgressField);
+        assert_eq!(refused(past), Key::ReasonWorkshopProgressField);
         let unknown = WorkshopProgress {
             done: vec!["nope".into()],
             ..p.clone()
         };
-        assert_eq!(refused(unknown), Key::ReasonProgressField);
+        assert_eq!(refused(unknown), Key::ReasonWorkshopProgressField);
+        // Checked like the course's progress (#40): no repeats, outcomes by name only.
+        let repeated = WorkshopProgress {
+            done: vec![w.challenges[0].id.clone(), w.challenges[0].id.clone()],
+            ..p.clone()
+        };
+        assert_eq!(refused(repeated), Key::ReasonWorkshopProgressField);
+        let guess = |guess: String| WorkshopProgress {
+            predictions: vec![Prediction {
+                step: w.challenges[1].id.clone(),
+                guess,
+                actual: "lost".into(),
+            }],
+            ..p.clone()
+        };
+        assert!(WorkshopProgress::from_json(&guess("fine".into()).to_json(), &w).is_ok());
+        for bad in ["x".repeat(100_000), "<img src=x>".into(), String::new()] {
+            assert_eq!(refused(guess(bad)), Key::ReasonWorkshopProgressField);
+        }
+        let why = WorkshopProgress::from_json(&guess("maybe".into()).to_json(), &w).unwrap_err();
+        let said = why.text(crate::i18n::Lang::En);
+        assert!(
+            said.contains("workshop progress") && said.contains("predictions"),
+            "{said}"
+        );
         let bad = WorkshopProgress::from_json("{\"workshop\":\"friday\",\"x\":1}", &w);
         assert_eq!(bad.unwrap_err().key, Key::ReasonJsonShape);
     }

@@ -4,7 +4,7 @@
 //! refusal with the JSON path of its field), so a link from a stranger is refused with a
 //! reason, never a panic. A single challenge opens as a workshop of one.
 
-use outbox_model::challenge::{Challenge, Workshop, MAX_JSON_BYTES};
+use outbox_model::challenge::{Challenge, ChallengeFile, Workshop, MAX_JSON_BYTES};
 
 use crate::challenge::reasons::format_reason;
 use crate::i18n::{Key, Reason};
@@ -43,13 +43,25 @@ pub fn workshop_fragment(w: &Workshop) -> String {
     )
 }
 
-/// A challenge on its own, as the workshop of one it opens as (its id and titles).
+/// A challenge on its own, as the workshop of one it opens as (its id and titles). A
+/// lesson step's challenge may come without texts: its title is the step's (in Uzbek,
+/// the language always in the page), so the workshop saved for a reload is one the
+/// reader accepts (#40: a title-less workshop was refused as corrupt on reload).
 pub fn workshop_of_one(c: Challenge) -> Workshop {
-    let title = c
+    let mut title: std::collections::BTreeMap<String, String> = c
         .texts
         .iter()
         .map(|(lang, t)| (lang.clone(), t.title.clone()))
         .collect();
+    if title.is_empty() {
+        let step = c
+            .lesson
+            .as_deref()
+            .and_then(crate::i18n::lesson_words::step_words);
+        let lang = crate::i18n::Lang::Uz;
+        let text = step.map_or(c.id.clone(), |s| crate::i18n::t(lang, s.title).to_string());
+        title.insert(lang.code().to_string(), text);
+    }
     Workshop {
         v: c.v,
         id: c.id.clone(),
@@ -81,20 +93,33 @@ pub fn open(hash: &str) -> Result<Workshop, Reason> {
 
 /// A challenge (`one`) or a workshop from its JSON text.
 pub fn read(text: &str, one: bool) -> Result<Workshop, Reason> {
-    if one {
-        Challenge::from_json(text)
-            .map(workshop_of_one)
-            .map_err(|e| format_reason(&e))
+    let workshop = if one {
+        Challenge::from_json(text).map(workshop_of_one)
     } else {
-        Workshop::from_json(text).map_err(|e| format_reason(&e))
-    }
+        Workshop::from_json(text)
+    };
+    workshop.map_err(|e| format_reason(&e)).and_then(runs_here)
 }
 
-/// A file's text: a workshop when it has `challenges`, else a challenge.
+/// A file's text (or a saved workshop's), read once by the model: a top-level
+/// `challenges` key makes it a workshop, else it is a challenge.
 pub fn read_file(text: &str) -> Result<Workshop, Reason> {
-    // The readers name the field of any refusal; this only picks which to ask.
-    let workshop = text.contains("\"challenges\"");
-    read(text, !workshop)
+    let workshop = match ChallengeFile::from_json(text) {
+        Ok(ChallengeFile::Challenge(c)) => workshop_of_one(*c),
+        Ok(ChallengeFile::Workshop(w)) => w,
+        Err(e) => return Err(format_reason(&e)),
+    };
+    runs_here(workshop)
+}
+
+/// `w` when the page can run every challenge of it (its cap on tasks and preloaded
+/// events, #40: a bigger one opened, then failed to load, and "Show me" acted on the run
+/// left on the stage); else the first refusal.
+fn runs_here(w: Workshop) -> Result<Workshop, Reason> {
+    for c in &w.challenges {
+        crate::run::sim::Sim::check(&c.scenario).map_err(|e| e.reason())?;
+    }
+    Ok(w)
 }
 
 #[cfg(test)]
@@ -199,6 +224,65 @@ mod tampered {
             assert_eq!(w.challenges, vec![c.clone()]);
             assert_eq!(w.id, c.id);
         }
+    }
+
+    /// A lesson step's challenge (no texts of its own) opened from its link is saved
+    /// for a reload as a workshop of one, and that reads back (#40: it was refused as
+    /// corrupt, its title empty).
+    #[test]
+    fn a_lesson_steps_workshop_of_one_reads_back_after_a_reload() {
+        for c in lesson_challenges() {
+            assert!(c.texts.is_empty() && c.lesson.is_some(), "{}", c.id);
+            let w = open(&challenge_fragment(&c)).expect("a lesson step's link opens");
+            let saved = w.to_compact_json();
+            assert_eq!(read_file(&saved), Ok(w.clone()), "{}", c.id);
+            assert!(
+                w.title.values().all(|t| !t.trim().is_empty()),
+                "{:?}",
+                w.title
+            );
+        }
+    }
+
+    /// A challenge whose title is the word `challenges` (the JSON text `"challenges"`) is
+    /// still a challenge (#40: the file reader looked for that text anywhere and read it
+    /// as a workshop).
+    #[test]
+    fn a_challenge_quoting_challenges_opens_from_a_file() {
+        let mut c = lesson_challenges().remove(0);
+        c.texts.insert(
+            "en".into(),
+            outbox_model::challenge::Texts {
+                title: "challenges".into(),
+                body: "challenges".into(),
+                hint: None,
+            },
+        );
+        let w = read_file(&c.to_json()).expect("a challenge file opens");
+        assert_eq!(w.challenges, vec![c]);
+    }
+
+    /// A challenge over the page's cap (tasks and preloaded events) is refused when it is
+    /// opened, naming the cap, not accepted and then failing to load (#40).
+    #[test]
+    fn a_challenge_over_the_pages_cap_is_refused_at_once() {
+        let mut c = lesson_challenges().remove(0);
+        c.scenario.workload.tasks = 100_000;
+        c.scenario.workload.preloaded_events = 100_001;
+        let why = open(&challenge_fragment(&c)).unwrap_err();
+        assert_eq!(why.key, Key::ReasonTooBig);
+        assert!(
+            why.text(Lang::En).contains("200000"),
+            "{}",
+            why.text(Lang::En)
+        );
+        let w = Workshop {
+            v: 1,
+            id: "big".into(),
+            title: [("en".to_string(), "Big".to_string())].into(),
+            challenges: vec![lesson_challenges().remove(1), c],
+        };
+        assert_eq!(read_file(&w.to_json()).unwrap_err().key, Key::ReasonTooBig);
     }
 
     #[test]

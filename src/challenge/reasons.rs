@@ -93,5 +93,8 @@ pub fn check_reason(e: &CheckError) -> Reason {
         CheckError::TooLong { max_steps } => {
             Reason::new(Key::ReasonCheckTooLong).arg("max", max_steps)
         }
+        CheckError::TooMuchWork { steps } => {
+            Reason::new(Key::ReasonCheckTooMuchWork).arg("steps", steps)
+        }
     }
 }

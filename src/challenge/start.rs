@@ -31,9 +31,24 @@ pub fn open_link(w: WorkshopCtl, hash: &str) -> bool {
     true
 }
 
+/// Where a workshop came from, for the notice that says it is open.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum OpenedFrom {
+    Link,
+    File,
+}
+
 /// Opens `workshop` in place of the run (kept under `…/run/before-link` if it differs
 /// from the challenge's fresh start and is the learner's own) and says so.
 pub fn open_fresh(w: WorkshopCtl, workshop: Workshop) {
+    open_fresh_from(w, workshop, OpenedFrom::Link)
+}
+
+/// [`open_fresh`], saying where the workshop came from (#40: a file's said "from the
+/// link"). An error on screen (its saved progress found unreadable while opening it, a
+/// saved run refused at start) stays until it is dismissed: an info notice never
+/// replaces an error (#40).
+pub fn open_fresh_from(w: WorkshopCtl, workshop: Workshop, from: OpenedFrom) {
     let fresh = Run {
         v: RUN_VERSION,
         scenario: workshop.challenges[0].scenario.clone(),
@@ -46,15 +61,25 @@ pub fn open_fresh(w: WorkshopCtl, workshop: Workshop) {
     };
     w.ctl.shared.set(false);
     w.open_workshop(workshop, false);
-    let notice = match kept {
-        Some(n) if n.restore => Notice {
-            key: Key::NoticeWorkshopReplacedSaved,
-            ..n
-        },
-        Some(failed) => failed,
-        None => Notice::info(Key::NoticeWorkshopOpened, ""),
+    let (opened, replaced) = match from {
+        OpenedFrom::Link => (Key::NoticeWorkshopOpened, Key::NoticeWorkshopReplacedSaved),
+        OpenedFrom::File => (
+            Key::NoticeWorkshopOpenedFile,
+            Key::NoticeWorkshopReplacedSavedFile,
+        ),
     };
-    w.ctl.notice.set(Some(notice));
+    let notice = match kept {
+        Some(n) if n.restore => Notice { key: replaced, ..n },
+        Some(failed) => failed,
+        None => Notice::info(opened, ""),
+    };
+    let error_said = w
+        .ctl
+        .notice
+        .with_untracked(|n| n.as_ref().is_some_and(|n| n.error));
+    if notice.error || !error_said {
+        w.ctl.notice.set(Some(notice));
+    }
 }
 
 /// The stage shows a preset as shipped with no action taken (a first visit opened by the

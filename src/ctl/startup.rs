@@ -43,7 +43,10 @@ pub fn startup() -> (Sim, Option<Notice>, bool) {
         let (sim, notice) = open_saved();
         (sim, notice, false)
     };
-    (sim, crashed.or(notice), shared)
+    // After the panic panel's reset: what was set aside and where (#40).
+    let reset =
+        crate::browser::saved_reset::take_reset_notice().map(|why| Notice::info(Key::NoticeSavedReset, why));
+    (sim, crashed.or(reset).or(notice), shared)
 }
 
 /// A run left under `…/run/pending` means the last replay of the saved run never ended
@@ -53,7 +56,7 @@ fn set_aside_crashed_replay() -> Option<Notice> {
     let pending = pending_key(KEY);
     let text = storage::get(&pending)?;
     storage::remove(&pending);
-    let _ = storage::set(&corrupt_key(KEY), &text);
+    storage::keep_corrupt(KEY, &text);
     Some(Notice::error(
         Key::NoticeSavedCrashed,
         Reason::data(corrupt_key(KEY)),
@@ -75,7 +78,7 @@ fn open_saved() -> (Sim, Option<Notice>) {
         }
         Err(e) => {
             // Unreadable or from a newer page: kept, not deleted, and not half-read.
-            let _ = storage::set(&corrupt_key(KEY), &text);
+            storage::keep_corrupt(KEY, &text);
             (
                 default_sim(),
                 Some(Notice::error(Key::NoticeBadSaved, e.reason())),

@@ -51,7 +51,12 @@ impl Reason {
     /// every language; the model's rule is English, so it goes to the console only.
     pub fn scenario(e: &outbox_model::scenario::ScenarioError) -> Reason {
         leptos::logging::warn!("scenario refused: {e}");
-        Reason::new(Key::ReasonScenarioField).arg("field", &e.field)
+        match e.limit {
+            Some(max) => Reason::new(Key::ReasonScenarioTooMany)
+                .arg("field", &e.field)
+                .arg("max", max),
+            None => Reason::new(Key::ReasonScenarioField).arg("field", &e.field),
+        }
     }
 
     /// The world refused an action: by the model's code, with the process it names (a

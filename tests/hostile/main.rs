@@ -30,3 +30,4 @@ mod links;
 mod payloads;
 mod saved_state;
 mod self_check;
+mod workshops;

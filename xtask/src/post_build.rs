@@ -113,7 +113,8 @@ fn without_html_comments(html: &str) -> String {
 }
 
 /// sw.js for the files now in `dir`. A debug build (`trunk serve`) gets a worker that
-/// removes itself and our caches, so a developer always sees the code just built.
+/// removes itself and its scope's caches (and the older unscoped ones), so a developer
+/// always sees the code just built.
 pub fn write_worker(dir: &Path, release: bool) -> Result<(), String> {
     let script = if release {
         let (names, version) = sw::assets(dir)?;
@@ -127,7 +128,8 @@ pub fn write_worker(dir: &Path, release: bool) -> Result<(), String> {
 const DEV_WORKER: &str = "// A debug build: no offline cache (see xtask/src/post_build.rs).\n\
 self.addEventListener(\"install\", () => self.skipWaiting());\n\
 self.addEventListener(\"activate\", (e) => e.waitUntil(caches.keys()\n\
-  .then((ks) => Promise.all(ks.filter((k) => k.startsWith(\"outbox-\")).map((k) => caches.delete(k))))\n\
+  .then((ks) => Promise.all(ks.filter((k) => k.startsWith(\"outbox:\" + self.registration.scope + \":\")\n\
+    || /^outbox-[0-9a-f]{16}$/.test(k)).map((k) => caches.delete(k))))\n\
   .then(() => self.registration.unregister())));\n";
 
 /// The offline test's "new deployment" (tests/ship.rs): `dist`'s files (without the

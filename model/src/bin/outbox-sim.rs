@@ -77,10 +77,43 @@ fn load(what: &str) -> Result<Scenario, String> {
     if let Some(s) = outbox_model::preset(what) {
         return Ok(s);
     }
-    let text = std::fs::read_to_string(what)
-        .map_err(|e| format!("{what:?} is neither a preset nor a readable file: {e}"))?;
+    let text = read_scenario_file(what)?;
     Scenario::from_json(&text)
         .map_err(|e| format!("bad scenario in {what}: field `{}`: {}", e.field, e.message))
+}
+
+/// The largest scenario file read: the page's import limit (`browser::file`, 5 MB), so
+/// the command and the page refuse the same files, and a huge one is refused before it is
+/// read whole.
+const MAX_FILE_BYTES: u64 = 5_000_000;
+
+/// A scenario file's text: at most [`MAX_FILE_BYTES`] (checked on the bytes read, not
+/// only the file's stated length: a pipe has none), a UTF-8 byte-order mark dropped (as
+/// the browser's `Blob.text()` does for the page's import).
+fn read_scenario_file(what: &str) -> Result<String, String> {
+    use std::io::Read;
+    let unreadable =
+        |e: std::io::Error| format!("{what:?} is neither a preset nor a readable file: {e}");
+    let file = std::fs::File::open(what).map_err(unreadable)?;
+    let too_big =
+        |n: u64| format!("{what} is {n} bytes: a scenario file is at most {MAX_FILE_BYTES} bytes");
+    if let Ok(meta) = file.metadata() {
+        if meta.is_file() && meta.len() > MAX_FILE_BYTES {
+            return Err(too_big(meta.len()));
+        }
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| format!("{what} is not UTF-8 text: {e}"))?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 fn run(what: &str, bound_ticks: u64) -> ExitCode {

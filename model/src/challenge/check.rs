@@ -16,6 +16,13 @@ use std::fmt;
 /// costs the page a fraction of a second to check.
 pub const MAX_CHECK_STEPS: u64 = 200_000;
 
+/// Work the solution's run may do, in units of one step or one unpublished row read to
+/// judge the goal. The goal is judged before every step, and a goal that reads `stuck` or
+/// `oldest_unpublished_age_ticks` walks every unpublished row each time (#40: a run of
+/// 100 000 tasks and 100 000 preloaded events held the page 243 s): this bounds the walk
+/// to a fraction of a second of the page's wasm, whatever the world's size.
+pub const MAX_CHECK_WORK: u64 = 20_000_000;
+
 /// What the check found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckReport {
@@ -42,6 +49,9 @@ pub enum CheckError {
     SolutionMisses { steps: u64 },
     /// The goal was not reached within `max_steps` steps.
     TooLong { max_steps: u64 },
+    /// Judging the goal on a world this big took [`MAX_CHECK_WORK`] before it was reached
+    /// (after `steps` steps).
+    TooMuchWork { steps: u64 },
 }
 
 impl CheckError {
@@ -52,6 +62,7 @@ impl CheckError {
             CheckError::SolutionAction { .. } => "solution_action",
             CheckError::SolutionMisses { .. } => "solution_misses",
             CheckError::TooLong { .. } => "too_long",
+            CheckError::TooMuchWork { .. } => "too_much_work",
         }
     }
 }
@@ -72,6 +83,12 @@ impl fmt::Display for CheckError {
             CheckError::TooLong { max_steps } => {
                 write!(f, "the goal was not reached within {max_steps} steps")
             }
+            CheckError::TooMuchWork { steps } => {
+                write!(
+                    f,
+                    "the goal was not reached within the check's work limit ({steps} steps)"
+                )
+            }
         }
     }
 }
@@ -82,6 +99,8 @@ impl std::error::Error for CheckError {}
 pub struct SolutionRun {
     pub world: World,
     pub reached: bool,
+    /// It stopped at [`MAX_CHECK_WORK`].
+    pub out_of_work: bool,
 }
 
 impl Challenge {
@@ -99,6 +118,9 @@ impl Challenge {
             let tick = run.world.tick();
             let solution = SolutionCheck::Reached { steps, tick };
             return Ok(CheckReport { solution });
+        }
+        if run.out_of_work {
+            return Err(CheckError::TooMuchWork { steps });
         }
         if steps >= MAX_CHECK_STEPS {
             return Err(CheckError::TooLong {
@@ -120,16 +142,37 @@ impl Challenge {
             w.apply(a)
                 .map_err(|why| CheckError::SolutionAction { index, why })?;
         }
+        let mut work = 0u64;
+        let mut out_of_work = false;
         while !self.goal.holds(&w)
             && w.tick() < s.max_ticks
             && !w.settled()
             && w.steps() < MAX_CHECK_STEPS
         {
+            work = work.saturating_add(self.judging_work(&w));
+            if work >= MAX_CHECK_WORK {
+                out_of_work = true;
+                break;
+            }
             if !w.step() {
                 break;
             }
         }
         let reached = self.goal.holds(&w);
-        Ok(Some(SolutionRun { world: w, reached }))
+        Ok(Some(SolutionRun {
+            world: w,
+            reached,
+            out_of_work: out_of_work && !reached,
+        }))
+    }
+
+    /// The work of one step and of judging the goal once on `w`: the rows
+    /// `World::counters` walks, when the goal reads them.
+    fn judging_work(&self, w: &World) -> u64 {
+        if !self.goal.reads_ages() {
+            return 1;
+        }
+        let c = w.counters_without_ages();
+        1 + c.events_unpublished + c.wal_retained
     }
 }

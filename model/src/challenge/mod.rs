@@ -15,7 +15,9 @@ mod lessons;
 mod read;
 
 pub use builtin::lesson_challenges;
-pub use check::{CheckError, CheckReport, SolutionCheck, SolutionRun, MAX_CHECK_STEPS};
+pub use check::{
+    CheckError, CheckReport, SolutionCheck, SolutionRun, MAX_CHECK_STEPS, MAX_CHECK_WORK,
+};
 pub use error::{FormatError, FormatErrorKind};
 pub use format::{
     outcome_name, outcome_of_name, Challenge, Texts, Workshop, FORMAT_VERSION, LANGUAGES,
@@ -24,3 +26,4 @@ pub use format::{
 };
 pub use goal::{Goal, GoalError, GoalErrorKind, MAX_CONDITIONS, MAX_DEPTH, MAX_TEXT_BYTES};
 pub use lessons::lesson_goal_text;
+pub use read::ChallengeFile;

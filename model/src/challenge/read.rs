@@ -33,6 +33,28 @@ impl Workshop {
     }
 }
 
+/// A file that holds a challenge or a workshop.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChallengeFile {
+    /// Boxed: a challenge holds its scenario inline, a workshop only a list.
+    Challenge(Box<Challenge>),
+    Workshop(Workshop),
+}
+
+impl ChallengeFile {
+    /// Reads either, parsing the text once: a top-level `challenges` key makes it a
+    /// workshop (#40: the page looked for the text `"challenges"` anywhere, so a
+    /// challenge whose body quoted the word was read, and refused, as a workshop).
+    pub fn from_json(text: &str) -> Result<ChallengeFile, FormatError> {
+        let doc = document(text)?;
+        if doc.get("challenges").is_some() {
+            read_workshop(&doc).map(ChallengeFile::Workshop)
+        } else {
+            read_challenge(&doc, "").map(|c| ChallengeFile::Challenge(Box::new(c)))
+        }
+    }
+}
+
 /// The text as JSON, once it is known to be small enough.
 fn document(text: &str) -> Result<Value, FormatError> {
     if text.len() > MAX_JSON_BYTES {

@@ -25,10 +25,12 @@ impl Trace {
         let t: Trace = serde_json::from_str(text).map_err(|e| ScenarioError {
             field: crate::scenario::json_error_field(text, &e),
             message: e.to_string(),
+            limit: None,
         })?;
         t.scenario.validate().map_err(|e| ScenarioError {
             field: format!("scenario.{}", e.field),
             message: e.message,
+            limit: e.limit,
         })?;
         let session = !t.scenario.script.is_empty();
         for (i, a) in t.actions.iter().enumerate() {
@@ -37,6 +39,7 @@ impl Trace {
                     return Err(ScenarioError {
                         field: format!("actions[{i}].process"),
                         message: format!("no process named {p:?} in this configuration"),
+                        limit: None,
                     });
                 }
             }

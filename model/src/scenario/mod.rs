@@ -466,6 +466,13 @@ pub const MAX_DURATION_TICKS: u64 = 1_000_000_000;
 /// The latest tick a scheduled action may name: the clock jumps to it when the world is
 /// idle, and durations are then added to it.
 pub const MAX_SCHEDULE_TICK: u64 = 1_000_000_000_000;
+/// The most fault rules, scheduled actions and script statements a scenario may carry
+/// (the presets use at most a dozen of each). Every step of a run looks at the rules
+/// armed for it, and a link of thousands (#40: 1 600 rules that never fire) held the page
+/// for seconds before its first frame.
+pub const MAX_FAULTS: usize = 48;
+pub const MAX_SCHEDULE: usize = 48;
+pub const MAX_SCRIPT: usize = 48;
 
 /// The most processes a world runs: the scheduler keeps one bit per process in its masks
 /// and one slot per process in the gates' arrays (`world/gates.rs`), and the explorer names
@@ -488,6 +495,9 @@ pub struct ScenarioError {
     /// The JSON path of the offending field (e.g. `config.relays`).
     pub field: String,
     pub message: String,
+    /// The limit the field went past, when that is why (`faults`: at most
+    /// [`MAX_FAULTS`]): the page says the number in the reader's language.
+    pub limit: Option<u64>,
 }
 
 impl std::fmt::Display for ScenarioError {
@@ -502,6 +512,7 @@ impl Scenario {
         let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError {
             field: json_error_field(text, &e),
             message: e.to_string(),
+            limit: None,
         })?;
         s.validate()?;
         Ok(s)

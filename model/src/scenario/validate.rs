@@ -5,7 +5,7 @@
 
 use super::{
     proc_index, Fault, Scenario, ScenarioError, When, MAX_APIS, MAX_BATCH_SIZE, MAX_DURATION_TICKS,
-    MAX_RELAYS, MAX_SCHEDULE_TICK, MAX_TASKS, MAX_WORKERS,
+    MAX_FAULTS, MAX_RELAYS, MAX_SCHEDULE, MAX_SCHEDULE_TICK, MAX_SCRIPT, MAX_TASKS, MAX_WORKERS,
 };
 
 impl Scenario {
@@ -19,6 +19,20 @@ impl Scenario {
 
     /// Counts and sizes: tasks, processes, the batch, the queue's timers, the cleaner.
     fn check_sizes(&self) -> Result<(), ScenarioError> {
+        let lists = [
+            ("faults", self.faults.len(), MAX_FAULTS),
+            ("schedule", self.schedule.len(), MAX_SCHEDULE),
+            ("script", self.script.len(), MAX_SCRIPT),
+        ];
+        for (field, n, max) in lists {
+            if n > max {
+                return Err(ScenarioError {
+                    field: field.into(),
+                    message: format!("at most {max} (found {n})"),
+                    limit: Some(max as u64),
+                });
+            }
+        }
         if self.workload.tasks > MAX_TASKS {
             return invalid("workload.tasks", format!("at most {MAX_TASKS}"));
         }
@@ -148,5 +162,6 @@ fn invalid(field: &str, message: String) -> Result<(), ScenarioError> {
     Err(ScenarioError {
         field: field.into(),
         message,
+        limit: None,
     })
 }

@@ -120,10 +120,9 @@ impl World {
                     per_task,
                 } => {
                     if let Some(p) = self.find(process) {
-                        self.arm_kill(p, *step, when, *times);
+                        let at = self.arm_kill(p, *step, when, *times);
                         if *per_task {
-                            let k = self.armed.last_mut().expect("just armed");
-                            k.per_task = Some(Vec::new());
+                            self.armed[at].per_task = Some(Vec::new());
                         }
                     }
                 }

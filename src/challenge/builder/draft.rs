@@ -13,7 +13,7 @@ use crate::challenge::ctl::{use_workshop, words, WorkshopCtl};
 use crate::challenge::link::{read_file, workshop_fragment};
 use crate::challenge::qr_dialog::QrDialog;
 use crate::challenge::reasons::format_reason;
-use crate::challenge::start::open_fresh;
+use crate::challenge::start::{open_fresh, open_fresh_from, OpenedFrom};
 use crate::ctl::share::{page_url, share_fragment};
 use crate::ctl::Notice;
 use crate::i18n::{tr, use_i18n, I18n, Key, Reason};
@@ -54,7 +54,7 @@ fn draft_list(form: Form, i18n: I18n) -> impl IntoView {
 /// its reason.
 fn open_file(w: WorkshopCtl, ev: &leptos::ev::Event) {
     read_chosen(ev, move |text| match text.and_then(|t| read_file(&t)) {
-        Ok(workshop) => open_fresh(w, workshop),
+        Ok(workshop) => open_fresh_from(w, workshop, OpenedFrom::File),
         Err(why) => {
             let _ = w
                 .ctl

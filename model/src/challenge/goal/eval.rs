@@ -67,3 +67,18 @@ pub(super) fn setting_now(s: Setting, w: &World) -> Setting {
         }
     }
 }
+
+/// Whether `e` reads a counter that walks every unpublished row (`stuck`,
+/// `oldest_unpublished_age_ticks`).
+pub(super) fn reads_ages(e: &Expr) -> bool {
+    match e {
+        Expr::Any(v) | Expr::All(v) => v.iter().any(reads_ages),
+        Expr::Cond(Cond::Count {
+            of: Count::Counter(i),
+            ..
+        }) => COUNTERS
+            .get(*i)
+            .is_some_and(|(name, _)| matches!(*name, "stuck" | "oldest_unpublished_age_ticks")),
+        Expr::Cond(_) => false,
+    }
+}

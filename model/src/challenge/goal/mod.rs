@@ -169,10 +169,21 @@ impl Goal {
         Ok(goal)
     }
 
-    /// Whether the world shows the goal reached.
+    /// Whether the world shows the goal reached. The counters that walk every unpublished
+    /// row are read only by a goal that names them ([`Goal::reads_ages`]).
     pub fn holds(&self, w: &World) -> bool {
-        let c = w.counters();
+        let c = if self.reads_ages() {
+            w.counters()
+        } else {
+            w.counters_without_ages()
+        };
         eval::eval(&self.expr, w, &c)
+    }
+
+    /// Whether the goal reads `stuck` or `oldest_unpublished_age_ticks`: judging it walks
+    /// every unpublished row (`World::counters`), the others cost the same at any size.
+    pub fn reads_ages(&self) -> bool {
+        eval::reads_ages(&self.expr)
     }
 
     /// How many conditions the goal has.

@@ -254,11 +254,8 @@ impl WorkshopCtl {
         self.ctl.load(c.scenario.clone());
         // A scenario the page refused to load (said in a notice) left another run on the
         // stage: the solution's actions are not played on it (#40).
-        if self
-            .ctl
-            .sim
-            .with_value(|s| s.scenario != c.scenario || !s.inputs().is_empty())
-        {
+        let other_run = self.ctl.with_scenario(|s| *s != c.scenario);
+        if other_run || self.ctl.with_inputs(|inputs| !inputs.is_empty()) {
             return;
         }
         for a in actions {

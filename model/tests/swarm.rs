@@ -47,6 +47,28 @@ fn the_start_of_the_ci_slice_is_clean_and_covers_every_kind_of_death() {
             sum.coverage_table()
         );
     }
+    // The rare corners come up too.
+    for corner in [
+        "api=OutboxPool",
+        "apis=3",
+        "relays=3",
+        "relay=HighWater",
+        "lock=None",
+        "sink=Webhook { idempotency_key: true }",
+        "workers=3",
+        "worker=ActionThenInbox",
+        "worker=InboxOwnTx",
+        "max_stalled_count=0",
+        "queue=remove_on_complete:true,remove_on_fail:true",
+        "cdc=true",
+        "cleaner=published_only:false,inbox_retention:true",
+    ] {
+        assert!(
+            sum.corners.get(corner).is_some_and(|&n| n >= 20),
+            "{corner}: {:?}",
+            sum.corners.get(corner)
+        );
+    }
     // The designs' expected failures do show: the table is not judging empty runs.
     for o in [
         Outcome::Lost,

@@ -166,7 +166,7 @@ fn dual(cfg: &Config) -> bool {
 /// The first rule that lets `cfg` lose an event, in FAULTS.md's order.
 fn lost(cfg: &Config, f: &Facts) -> Option<&'static str> {
     let dual_first = cfg.api == ApiMode::DualWriteDbFirst;
-    let rules: [(bool, &'static str); 9] = [
+    let rules: [(bool, &'static str); 8] = [
         (
             dual_first && (f.killed(ProcKind::Api, Step::QueueAdd) || f.redis_refused),
             "dual write, DB first: a death between COMMIT and queue.add, or a refused add",
@@ -209,10 +209,6 @@ fn lost(cfg: &Config, f: &Facts) -> Option<&'static str> {
                 && (f.killed_any(ProcKind::Worker) || f.worker_delayed),
             "a stalled job failed and removeOnFail deleted it (failed, not lost: the \
              counters cannot tell them apart yet)",
-        ),
-        (
-            cfg.relay.mode == RelayMode::MarkFirst && !matches!(cfg.relay.sink, Sink::Queue),
-            "mark first into a webhook: a death between COMMIT and the POST",
         ),
     ];
     rules

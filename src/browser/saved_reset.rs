@@ -124,4 +124,3 @@ pub fn take_reset_notice() -> Option<crate::i18n::Reason> {
             .arg("prefix", crate::browser::storage::PREFIX),
     )
 }
-

@@ -44,8 +44,8 @@ pub fn startup() -> (Sim, Option<Notice>, bool) {
         (sim, notice, false)
     };
     // After the panic panel's reset: what was set aside and where (#40).
-    let reset =
-        crate::browser::saved_reset::take_reset_notice().map(|why| Notice::info(Key::NoticeSavedReset, why));
+    let reset = crate::browser::saved_reset::take_reset_notice()
+        .map(|why| Notice::info(Key::NoticeSavedReset, why));
     (sim, crashed.or(reset).or(notice), shared)
 }
 

@@ -20,7 +20,6 @@ pub mod table;
 /// Steps per design per frame.
 const BEAT: usize = 8;
 
-
 /// A design's scenario for the lockstep run: the explorer's world at `tasks`, restarts
 /// on, the shared seed, and the chosen kills at the canon's `i % 10 == 3`.
 pub fn scenario(d: Design, tasks: u32, seed: u64, kill_api: bool, kill_worker: bool) -> Scenario {

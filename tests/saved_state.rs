@@ -284,8 +284,9 @@ async fn a_flood_of_hellos_gets_a_few_replies_and_junk_none() {
     let replies = |h: &[String]| h.iter().filter(|m| parse(m).is_some()).count();
     until("the page's answer to a hello", || {
         let h = heard.borrow();
-        let after = h.iter().position(|m| m == HELLO).map_or(0, |i| i + 1);
-        replies(&h[after..]) > 0
+        h.iter()
+            .position(|m| m == HELLO)
+            .is_some_and(|at| replies(&h[at + 1..]) > 0)
     })
     .await;
     let before_hello = {

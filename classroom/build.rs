@@ -32,7 +32,7 @@ fn main() {
     std::fs::write(out.join("embedded.rs"), code).expect("write embedded.rs");
 }
 
-/// The cache version sw.js names (a hash of the page's files) and every file of `dist`.
+/// The build version sw.js names (a hash of the page's files) and every file of `dist`.
 fn release_page(dist: &Path) -> Result<(String, Vec<String>), String> {
     let worker = std::fs::read_to_string(dist.join("sw.js")).map_err(|_| {
         format!(
@@ -46,11 +46,13 @@ fn release_page(dist: &Path) -> Result<(String, Vec<String>), String> {
             dist.display()
         ));
     }
+    // The build's hash, as xtask/src/sw.rs writes it (`const VERSION = "<hash>";`; the
+    // cache is named after the scope and this, #40).
     let version = worker
-        .split("const CACHE = \"")
+        .split("const VERSION = \"")
         .nth(1)
         .and_then(|rest| rest.split('"').next())
-        .ok_or("sw.js names no cache")?
+        .ok_or("sw.js names no build version")?
         .to_string();
     let mut files = Vec::new();
     walk(dist, "", &mut files)?;

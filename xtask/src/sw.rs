@@ -166,6 +166,7 @@ mod tests {
         let js = script(&names, &v1);
         assert!(js.contains("\"./\"") && js.contains("\"app-1.wasm\"") && !js.contains(".br"));
         // Named by scope and build; only its own scope's older caches are deleted (#40).
+        // classroom/build.rs reads the build's version from this very line.
         assert!(js.contains(&format!("const VERSION = \"{v1}\"")), "{js}");
         assert!(js.contains("const CACHE = MINE + VERSION"), "{js}");
         assert!(!js.contains("k.startsWith(\"outbox-\")"), "{js}");

@@ -174,7 +174,8 @@ fn is_code(word: &str) -> bool {
         || word.chars().any(|c| c.is_ascii_digit())
         || camel
         || all_caps
-        || letters.len() == 1 && word.contains('-')
+        // An event's or a process's number: `h-3`, `h-N`, `api-1`.
+        || word.split_once('-').is_some_and(|(head, _)| head.chars().count() == 1)
 }
 
 /// One word in Cyrillic: kept if it is code or a kept term (its Uzbek suffix written in
@@ -419,6 +420,7 @@ mod tests {
         );
         assert_eq!(c("i % 10 == 3 bo'lganda"), "i % 10 == 3 бўлганда");
         assert_eq!(c("3-hodisa, h-{n}"), "3-ҳодиса, h-{n}");
+        assert_eq!(c("Hodisa raqami (h-N)"), "Ҳодиса рақами (h-N)");
         assert_eq!(c("k: o'ldirish; u keladi"), "k: ўлдириш; у келади");
         assert_eq!(
             c("https://microservices.io/x ga"),

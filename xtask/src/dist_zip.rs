@@ -19,7 +19,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::{post_build, setup, Ctx};
+use crate::{setup, Ctx};
 
 pub const NGINX_CONF: &str = include_str!("dist_zip/nginx.conf");
 pub const CADDYFILE: &str = include_str!("dist_zip/Caddyfile");
@@ -56,7 +56,7 @@ pub fn zip_dist(dist: &Path, version: &str) -> Result<Vec<u8>, String> {
     let precached = precache_list(&worker)
         .ok_or("dist/sw.js has no precache list: a debug build? run `cargo xtask build-release`")?;
     let top = format!("outbox-playground-{version}");
-    let files = post_build::files(dist)?;
+    let files = crate::dist_files::list(dist)?;
     let mut zip = ZipWriter::default();
     zip.add(&format!("{top}/nginx.conf"), NGINX_CONF.as_bytes())?;
     zip.add(&format!("{top}/Caddyfile"), CADDYFILE.as_bytes())?;
@@ -219,7 +219,7 @@ mod tests {
         std::fs::write(dir.join("app-1_bg.wasm"), [0u8, 97, 115, 109]).unwrap();
         std::fs::write(dir.join("i18n/en-2.json"), "[\"a\"]").unwrap();
         std::fs::write(dir.join("robots.txt"), "User-agent: *").unwrap();
-        post_build::write_worker(dir, true).unwrap();
+        crate::post_build::write_worker(dir, true).unwrap();
     }
 
     #[test]
@@ -264,7 +264,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("xtask-zip-dev-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("index.html"), "<p>").unwrap();
-        post_build::write_worker(&dir, false).unwrap();
+        crate::post_build::write_worker(&dir, false).unwrap();
         assert!(zip_dist(&dir, "1.0.0").unwrap_err().contains("debug build"));
         std::fs::remove_dir_all(dir).unwrap();
     }

@@ -419,19 +419,104 @@ pub fn violations(tree: &Tree) -> Vec<String> {
             ));
         }
     }
+    out.extend(mutual_imports(&imports, "src/"));
+    out
+}
+
+/// Pairs of files that import each other, their paths prefixed with `root`.
+fn mutual_imports(imports: &[Import], root: &str) -> Vec<String> {
     let edges: BTreeMap<(&str, &str), &str> = imports
         .iter()
         .map(|i| ((i.from.as_str(), i.to.as_str()), i.path.as_str()))
         .collect();
+    let mut out = Vec::new();
     for ((a, b), path) in &edges {
         if a < b {
             if let Some(back) = edges.get(&(*b, *a)) {
                 out.push(format!(
-                    "src/{a} and src/{b} import each other ({path}; {back}): move what both need into a file of its own"
+                    "{root}{a} and {root}{b} import each other ({path}; {back}): move what both need into a file of its own"
                 ));
             }
         }
     }
+    out
+}
+
+/// The cycles between a crate's top-level modules: groups of folders (or files) each of
+/// which reaches every other through imports. A crate without declared floors (the
+/// model, the prover, the tools) still has an order as long as this is empty: its
+/// folders can be listed so that every import points to one listed earlier.
+pub fn unit_cycles(tree: &Tree, root: &str) -> Vec<String> {
+    let mut reach: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for imp in imports(tree) {
+        let a = unit_of(&module_of(&imp.from)).to_string();
+        let b = unit_of(&module_of(&imp.to)).to_string();
+        if a != b && a != "lib" && a != "main" && b != "lib" && b != "main" {
+            reach.entry(a).or_default().insert(b);
+        }
+    }
+    // Transitive closure; the crates have a few dozen units, so this is small.
+    loop {
+        let mut grew = false;
+        let snapshot = reach.clone();
+        for targets in reach.values_mut() {
+            let via: BTreeSet<String> = targets
+                .iter()
+                .filter_map(|t| snapshot.get(t))
+                .flatten()
+                .cloned()
+                .collect();
+            let before = targets.len();
+            targets.extend(via);
+            grew |= targets.len() > before;
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for (a, targets) in &reach {
+        if seen.contains(a) || !targets.contains(a) {
+            continue;
+        }
+        let group: Vec<&str> = targets
+            .iter()
+            .filter(|b| reach.get(*b).is_some_and(|t| t.contains(a)))
+            .map(String::as_str)
+            .collect();
+        seen.extend(group.iter().map(|s| s.to_string()));
+        out.push(format!(
+            "{root}: {} reach each other through their imports: move what they share into a module below them",
+            group.join(", ")
+        ));
+    }
+    out
+}
+
+/// The workspace's other crates, checked for cycles ([`cycles`]) rather than floors.
+pub const OTHER_CRATES: [&str; 5] = ["model", "prove", "xtask", "static-server", "classroom"];
+
+/// The cycles of every crate in [`OTHER_CRATES`] under the workspace `root`. A binary's own
+/// folder (`bin/`) is a crate of its own and is left out.
+pub fn other_crate_cycles(root: &Path) -> std::io::Result<(usize, Vec<String>)> {
+    let (mut files, mut bad) = (0, Vec::new());
+    for krate in OTHER_CRATES {
+        let tree: Tree = read_tree(&root.join(krate).join("src"))?
+            .into_iter()
+            .filter(|(f, _)| !f.starts_with("bin/"))
+            .collect();
+        files += tree.len();
+        bad.extend(cycles(&tree, &format!("{krate}/src/")));
+    }
+    Ok((files, bad))
+}
+
+/// What keeps a crate without floors in order: no two files import each other and no
+/// cycle between its top-level modules.
+pub fn cycles(tree: &Tree, root: &str) -> Vec<String> {
+    let mut out = mutual_imports(&imports(tree), root);
+    out.extend(unit_cycles(tree, root));
     out
 }
 
@@ -451,8 +536,8 @@ pub fn folder_map(tree: &Tree) -> BTreeMap<(String, String), usize> {
 }
 
 /// `cargo xtask floors [SRC_DIR]`: the import map between folders, then what breaks the
-/// floors.
-pub fn run(src: &Path) -> std::process::ExitCode {
+/// floors; without SRC_DIR (`others` is the workspace root) also the other crates' cycles.
+pub fn run(src: &Path, others: Option<&Path>) -> std::process::ExitCode {
     let tree = match read_tree(src) {
         Ok(t) => t,
         Err(e) => {
@@ -463,7 +548,19 @@ pub fn run(src: &Path) -> std::process::ExitCode {
     for ((a, b), n) in folder_map(&tree) {
         println!("{a:>14} → {b:<14} {n} file pairs");
     }
-    let bad = violations(&tree);
+    let mut bad = violations(&tree);
+    if let Some(root) = others {
+        match other_crate_cycles(root) {
+            Ok((files, cycles)) => {
+                println!("the other crates: {files} files, {} cycles", cycles.len());
+                bad.extend(cycles);
+            }
+            Err(e) => {
+                eprintln!("reading the other crates: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+    }
     for line in &bad {
         println!("{line}");
     }
@@ -494,6 +591,33 @@ mod tests {
         assert!(tree.len() > 100, "only {} files under src/", tree.len());
         let bad = violations(&tree);
         assert!(bad.is_empty(), "the floors are broken:\n{}", bad.join("\n"));
+    }
+
+    /// Every other crate of the workspace: no two files import each other, no cycle
+    /// between top-level modules. A binary's own folder (`bin/`) is a crate of its own.
+    #[test]
+    fn the_other_crates_have_no_cycles() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let (files, bad) = other_crate_cycles(&root).expect("the crates' src/ read");
+        assert!(files > 100, "only {files} files in the other crates");
+        assert!(bad.is_empty(), "cycles:\n{}", bad.join("\n"));
+    }
+
+    #[test]
+    fn a_cycle_between_folders_is_named() {
+        let t = tree(&[
+            ("lib.rs", "pub mod db; pub mod world; pub mod queue;"),
+            ("db/mod.rs", "use crate::world::MAX;"),
+            (
+                "world/mod.rs",
+                "use crate::queue::Job;\npub const MAX: u8 = 1;",
+            ),
+            ("queue/mod.rs", "use crate::db::Row;\npub struct Job;"),
+        ]);
+        assert_eq!(
+            cycles(&t, "model/src/"),
+            ["model/src/: db, queue, world reach each other through their imports: move what they share into a module below them"]
+        );
     }
 
     #[test]

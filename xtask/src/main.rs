@@ -17,6 +17,7 @@
 
 mod csp;
 mod css;
+mod dist_files;
 mod dist_zip;
 mod floors;
 mod icons;
@@ -83,7 +84,8 @@ const USAGE: &str = "usage:
   cargo xtask post-build              finish Trunk's staging folder: icons, manifest, CSP,
                                       service worker, .br/.gz (Trunk's post_build hook)
   cargo xtask floors [SRC_DIR]        the page's import map between folders; fails if src/ (or
-                                      SRC_DIR) breaks its floors
+                                      SRC_DIR) breaks its floors, or (without SRC_DIR) another
+                                      crate has a cycle
   cargo xtask test-layer KEY          set up, then one layer (lint, native, swarm, components,
                                       e2e, postgres, redis, size)";
 
@@ -92,7 +94,7 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let command = args.next();
     let rest: Vec<String> = args.collect();
-    proc::prepare_path(&ctx);
+    proc::prepare_path(&ctx, setup::tool_bin_dirs(&ctx));
     match command.as_deref() {
         Some("serve") => serve(&ctx, &rest),
         Some("test") if rest.is_empty() => layers::run_all(&ctx),
@@ -118,12 +120,10 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some("floors") if rest.len() <= 1 => {
-            let src = rest
-                .first()
-                .map_or_else(|| ctx.root.join("src"), PathBuf::from);
-            floors::run(&src)
-        }
+        Some("floors") if rest.len() <= 1 => match rest.first() {
+            Some(src) => floors::run(&PathBuf::from(src), None),
+            None => floors::run(&ctx.root.join("src"), Some(&ctx.root)),
+        },
         Some("serve-release") => serve_release::run(&ctx, &rest),
         Some("build-release") if rest.is_empty() => {
             if serve_release::build_release(&ctx) {

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use static_server::with_suffix;
 
-use crate::{csp, icons, split, sw};
+use crate::{csp, dist_files, icons, split, sw};
 
 pub fn run() -> Result<(), String> {
     let dir = std::env::var_os("TRUNK_STAGING_DIR")
@@ -67,7 +67,7 @@ fn minify_js(dir: &Path) -> Result<(), String> {
             terser.display()
         ));
     }
-    for name in files(dir)? {
+    for name in dist_files::list(dir)? {
         // Trunk's glue and the boot initializer (hashed names); sw.js is written after.
         if !name.ends_with(".js") || name.contains('/') || name == "legacy.js" || name == "sw.js" {
             continue;
@@ -140,7 +140,7 @@ pub fn next_build_for_tests(dist: &Path, out: &Path) -> Result<(), String> {
         std::fs::remove_dir_all(out).map_err(|e| format!("clear {}: {e}", out.display()))?;
     }
     std::fs::create_dir_all(out).map_err(|e| format!("create {}: {e}", out.display()))?;
-    for name in files(dist)? {
+    for name in dist_files::list(dist)? {
         if !name.ends_with(".br") && !name.ends_with(".gz") {
             let to = out.join(&name);
             if let Some(parent) = to.parent() {
@@ -178,7 +178,7 @@ fn descriptions(html: &str) -> Result<(String, String), String> {
 
 /// Writes `NAME.br` (brotli 11) and `NAME.gz` (gzip 9) beside every text or wasm file.
 pub fn precompress(dir: &Path) -> Result<(), String> {
-    for name in files(dir)? {
+    for name in dist_files::list(dir)? {
         let path = dir.join(name);
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         if !matches!(
@@ -204,29 +204,6 @@ pub fn precompress(dir: &Path) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Every file under `dir`, as a `/`-separated path relative to it, sorted (the language
-/// files live in `i18n/`, so a flat listing would miss them).
-pub fn files(dir: &Path) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut todo = vec![String::new()];
-    while let Some(sub) = todo.pop() {
-        let at = dir.join(&sub);
-        let entries = std::fs::read_dir(&at).map_err(|e| format!("read {}: {e}", at.display()))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| format!("read {}: {e}", at.display()))?;
-            let name = format!("{sub}{}", entry.file_name().to_string_lossy());
-            let kind = entry.file_type().map_err(|e| e.to_string())?;
-            if kind.is_dir() {
-                todo.push(format!("{name}/"));
-            } else if kind.is_file() {
-                out.push(name);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 fn read(path: &Path) -> Result<String, String> {

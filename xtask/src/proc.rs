@@ -13,12 +13,13 @@ use crate::Ctx;
 pub type Result<T> = std::result::Result<T, String>;
 
 /// Puts the project's tools first on PATH, for us and every child (trunk finds
-/// `wasm-opt` and `wasm-bindgen` there): `.tools/node_modules/.bin`, then cargo's bin.
-pub fn prepare_path(ctx: &Ctx) {
+/// `wasm-opt` and `wasm-bindgen` there): `.tools/node_modules/.bin`, then `tool_dirs` (the
+/// set-up's cache of trunk and wasm-bindgen-cli), then cargo's bin.
+pub fn prepare_path(ctx: &Ctx, tool_dirs: Vec<PathBuf>) {
     // First the project's own pinned tools (npm's, then the cached trunk and
     // wasm-bindgen-cli, #44), then cargo's bin folder, then the rest.
     let mut dirs = vec![ctx.tools.join("node_modules/.bin")];
-    dirs.extend(crate::setup::tool_bin_dirs(ctx));
+    dirs.extend(tool_dirs);
     dirs.push(cargo_bin_dir());
     if let Some(path) = std::env::var_os("PATH") {
         dirs.extend(std::env::split_paths(&path));

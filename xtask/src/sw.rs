@@ -26,7 +26,7 @@ fn precached(name: &str) -> bool {
 /// The precached files of `dir` (sorted, so the list and the hash are stable) and the
 /// cache's version: the first 16 hex digits of a sha256 over their names and contents.
 pub fn assets(dir: &Path) -> Result<(Vec<String>, String), String> {
-    let names: Vec<String> = crate::post_build::files(dir)?
+    let names: Vec<String> = crate::dist_files::list(dir)?
         .into_iter()
         .filter(|n| precached(n))
         .collect();

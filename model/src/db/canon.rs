@@ -2,7 +2,10 @@
 //! states by. Kept apart from the statements because it must list every field of the
 //! state (a field left out here merges states that differ).
 
-use super::{Db, OutboxData, Role, TxStatus, TxWork};
+use super::grants::Role;
+use super::rows::OutboxData;
+use super::store::Db;
+use super::tx_state::{TxStatus, TxWork};
 use crate::ids::TxId;
 use std::hash::Hasher;
 

@@ -1,7 +1,9 @@
 //! Reads for the world, the auditor and the page: committed counters, row lookups by
 //! event, the retained commit log. None of them changes what a statement sees.
 
-use super::{Db, OutboxData, OutboxRow, TxStatus, NONE};
+use super::rows::{OutboxData, OutboxRow};
+use super::store::{Db, NONE};
+use super::tx_state::TxStatus;
 use crate::ids::{EventId, TxId};
 
 impl Db {

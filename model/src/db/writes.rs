@@ -2,10 +2,11 @@
 //! their identity ids), the inbox and the idempotency keys (`ON CONFLICT DO NOTHING`),
 //! action rows, the inbox retention, and the test set-ups that preload or backdate rows.
 
-use super::{
-    sqlstate, ActionRow, Db, Exec, InboxSlot, OutboxData, OutboxRow, Privilege, Role, SqlError,
-    Table, TaskRow, TxStatus, NONE,
-};
+use super::error::{sqlstate, Exec, SqlError};
+use super::grants::{Privilege, Role, Table};
+use super::rows::{ActionRow, InboxSlot, OutboxData, OutboxRow, TaskRow};
+use super::store::{Db, NONE};
+use super::tx_state::TxStatus;
 use crate::ids::{EventId, EventKind, TxId};
 
 impl Db {

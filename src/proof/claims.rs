@@ -180,7 +180,7 @@ fn progress_text(lang: Lang, (states, ms): (u64, f64)) -> String {
     } else {
         0
     };
-    // The milliseconds stay ungrouped: benches/page.rs reads them back.
+    // The milliseconds stay ungrouped: benches/page/proof.rs reads them back.
     t(lang, Key::ProofProgress)
         .replace("{states}", &group_digits(lang, u128::from(states)))
         .replace("{ms}", &(ms.round() as u64).to_string())

@@ -1,7 +1,7 @@
 //! Idempotency keys: two copies of one request race to insert the same key into
 //! `sorov_kalitlari`; the app role may insert keys but not read them.
 
-use crate::harness::{Ans, Both, Model, Param};
+use crate::harness::{Answer, Model, Param, Twin};
 use outbox_model::db::{Privilege, Role, Table};
 use outbox_model::sql;
 
@@ -11,7 +11,7 @@ fn two_requests_with_one_idempotency_key() {
     // API at once, each in its own transaction as the app role. The key's unique index
     // makes the second wait for the first; then it does nothing (first committed) or
     // inserts (first rolled back). ON CONFLICT DO NOTHING: no 23505 either way.
-    let mut b = Both::new("idempotency-key");
+    let mut b = Twin::new("idempotency-key");
     b.sessions(&["api-1", "api-2"]);
     for (intent, first_ends) in [(1u32, sql::COMMIT), (2, sql::ROLLBACK)] {
         two_requests_race(&mut b, intent, first_ends);
@@ -26,7 +26,7 @@ fn two_requests_with_one_idempotency_key() {
             "api-1",
             intent,
         );
-        assert_eq!(n, Ans::Count(0));
+        assert_eq!(n, Answer::Count(0));
         b.tx(&format!("{step}: ROLLBACK"), "api-1", sql::ROLLBACK);
     }
     // The grant is INSERT alone: the app role may not read the keys.
@@ -37,33 +37,33 @@ fn two_requests_with_one_idempotency_key() {
         |m| {
             let t = m.t("api-1");
             let r = m.db.probe(t, Table::SorovKalitlari, Privilege::Select);
-            m.conv(r, Ans::Count)
+            m.conv(r, Answer::Count)
         },
     );
-    assert_eq!(e, Ans::Err("42501".into()));
+    assert_eq!(e, Answer::Err("42501".into()));
     b.tx("read: ROLLBACK", "api-1", sql::ROLLBACK);
     b.check(
         "committed keys",
-        |pg| Ans::Rows(vec![pg.value("SELECT count(*) FROM sorov_kalitlari")]),
+        |pg| Answer::Rows(vec![pg.value("SELECT count(*) FROM sorov_kalitlari")]),
         |m| {
             let keys = [1u32, 2].iter().filter(|&&i| m.db.key_committed(i)).count();
-            Ans::Rows(vec![keys as i64])
+            Answer::Rows(vec![keys as i64])
         },
     );
 }
 
 /// api-1 and api-2 insert the key of request `intent`; api-1 ends with `first_ends`.
-fn two_requests_race(b: &mut Both, intent: u32, first_ends: &'static str) {
+fn two_requests_race(b: &mut Twin, intent: u32, first_ends: &'static str) {
     let step = format!("sorov-{intent}");
     for w in ["api-1", "api-2"] {
         begin_as_app(b, w, &step);
     }
     let insert = format!("{step}: api-1 INSERT INTO sorov_kalitlari");
     let first = insert_key(b, &insert, "api-1", intent);
-    assert_eq!(first, Ans::Count(1));
+    assert_eq!(first, Answer::Count(1));
     let insert = format!("{step}: api-2 INSERT INTO sorov_kalitlari");
     let w = insert_key(b, &insert, "api-2", intent);
-    assert_eq!(w, Ans::Waits(vec!["api-1".into()]));
+    assert_eq!(w, Answer::Waits(vec!["api-1".into()]));
     b.tx(&format!("{step}: api-1 {first_ends}"), "api-1", first_ends);
     let after = b.check(
         &format!("{step}: api-2 INSERT after the wait"),
@@ -72,13 +72,13 @@ fn two_requests_race(b: &mut Both, intent: u32, first_ends: &'static str) {
     );
     assert_eq!(
         after,
-        Ans::Count(if first_ends == sql::COMMIT { 0 } else { 1 })
+        Answer::Count(if first_ends == sql::COMMIT { 0 } else { 1 })
     );
     b.tx(&format!("{step}: api-2 COMMIT"), "api-2", sql::COMMIT);
 }
 
 /// BEGIN and `SET LOCAL ROLE vazifalar_ilova`, each compared.
-fn begin_as_app(b: &mut Both, who: &str, step: &str) {
+fn begin_as_app(b: &mut Twin, who: &str, step: &str) {
     b.tx(&format!("{step}: {who} BEGIN"), who, sql::BEGIN);
     b.check(
         &format!("{step}: {who} SET LOCAL ROLE vazifalar_ilova"),
@@ -86,13 +86,13 @@ fn begin_as_app(b: &mut Both, who: &str, step: &str) {
         |m| {
             let t = m.t(who);
             let r = m.db.set_local_role(t, Role::App);
-            m.conv(r, |_| Ans::Ok)
+            m.conv(r, |_| Answer::Ok)
         },
     );
 }
 
 /// `INSERT INTO sorov_kalitlari … ON CONFLICT DO NOTHING` of request `intent`'s key.
-fn insert_key(b: &mut Both, step: &str, who: &str, intent: u32) -> Ans {
+fn insert_key(b: &mut Twin, step: &str, who: &str, intent: u32) -> Answer {
     b.check(
         step,
         |pg| {
@@ -106,8 +106,8 @@ fn insert_key(b: &mut Both, step: &str, who: &str, intent: u32) -> Ans {
     )
 }
 
-fn model_key(m: &mut Model, who: &str, intent: u32) -> Ans {
+fn model_key(m: &mut Model, who: &str, intent: u32) -> Answer {
     let t = m.t(who);
     let r = m.db.key_insert(t, intent, 1);
-    m.conv(r, |ins| Ans::Count(ins as u64))
+    m.conv(r, |ins| Answer::Count(ins as u64))
 }

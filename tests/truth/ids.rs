@@ -1,13 +1,13 @@
 //! Identity values: what ROLLBACK does to them, and why a relay that remembers the
 //! highest id it has seen (a high-water mark) loses an event that commits late.
 
-use crate::harness::{limit, Ans, Both, Model, Param, S};
+use crate::harness::{limit, Answer, Model, Param, Twin, S};
 use outbox_model::db::LockMode;
 use outbox_model::sql;
 
 #[test]
 fn rollback_then_commit_of_task_and_event() {
-    let mut b = Both::new("rollback-commit");
+    let mut b = Twin::new("rollback-commit");
     b.sessions(&[S]);
     for (round, end) in [(1u32, sql::ROLLBACK), (2, sql::COMMIT)] {
         b.tx("BEGIN", S, sql::BEGIN);
@@ -24,13 +24,13 @@ fn rollback_then_commit_of_task_and_event() {
         b.check(
             &format!("after {end}: tasks, events"),
             |pg| {
-                Ans::Rows(vec![
+                Answer::Rows(vec![
                     pg.value("SELECT count(*) FROM vazifalar"),
                     pg.value("SELECT count(*) FROM outbox"),
                 ])
             },
             |m| {
-                Ans::Rows(vec![
+                Answer::Rows(vec![
                     m.db.committed_tasks() as i64,
                     m.db.committed_events() as i64,
                 ])
@@ -41,12 +41,12 @@ fn rollback_then_commit_of_task_and_event() {
     b.check(
         "ids of the committed rows",
         |pg| {
-            Ans::Rows(vec![
+            Answer::Rows(vec![
                 pg.value("SELECT max(id) FROM vazifalar"),
                 pg.value("SELECT max(id) FROM outbox"),
             ])
         },
-        |m| Ans::Rows(vec![m.db.tasks.len() as i64, m.db.outbox.len() as i64]),
+        |m| Answer::Rows(vec![m.db.tasks.len() as i64, m.db.outbox.len() as i64]),
     );
     b.check(
         "the event waits, urinishlar 0",
@@ -54,15 +54,15 @@ fn rollback_then_commit_of_task_and_event() {
             let waiting = pg.value(
                 "SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL AND urinishlar = 0",
             );
-            Ans::Count(waiting as u64)
+            Answer::Count(waiting as u64)
         },
-        |m| Ans::Count(m.db.unpublished_len()),
+        |m| Answer::Count(m.db.unpublished_len()),
     );
 }
 
 #[test]
 fn identity_commits_out_of_order_and_a_high_water_mark_misses_one() {
-    let mut b = Both::new("high-water-mark");
+    let mut b = Twin::new("high-water-mark");
     b.sessions(&["slow", "fast", "relay"]);
     b.tx("slow BEGIN", "slow", sql::BEGIN);
     b.tx("fast BEGIN", "fast", sql::BEGIN);
@@ -70,10 +70,10 @@ fn identity_commits_out_of_order_and_a_high_water_mark_misses_one() {
     b.insert_event("fast INSERT (takes id 2)", "fast", 2);
     b.tx("fast COMMIT", "fast", sql::COMMIT);
     let a = poll_after(&mut b, "relay: WHERE id > 0", 0);
-    assert_eq!(a, Ans::Rows(vec![2]));
+    assert_eq!(a, Answer::Rows(vec![2]));
     b.tx("slow COMMIT (id 1, below the mark)", "slow", sql::COMMIT);
     let a = poll_after(&mut b, "relay: WHERE id > 2", 2);
-    assert_eq!(a, Ans::Rows(vec![]), "event 1 is never seen: lost");
+    assert_eq!(a, Answer::Rows(vec![]), "event 1 is never seen: lost");
     // The lesson's poll cannot skip it.
     let a = b.check(
         "relay: WHERE tarqatilgan_vaqt IS NULL",
@@ -85,11 +85,11 @@ fn identity_commits_out_of_order_and_a_high_water_mark_misses_one() {
             rows
         },
     );
-    assert_eq!(a, Ans::Rows(vec![1, 2]));
+    assert_eq!(a, Answer::Rows(vec![1, 2]));
 }
 
 /// The high-water-mark relay's poll (`WHERE id > last`), in a transaction of its own.
-fn poll_after(b: &mut Both, step: &str, last: i64) -> Ans {
+fn poll_after(b: &mut Twin, step: &str, last: i64) -> Answer {
     b.check(
         step,
         |pg| {

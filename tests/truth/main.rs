@@ -7,7 +7,7 @@
 //! `outbox_model::db::Db`. Every answer — rows returned, rows changed, SQLSTATE, who waits
 //! for whom — must agree. `cargo xtask test` starts the server and sets `OUTBOX_PG_URL`.
 //!
-//! `harness` holds the two sides and the `Both` fixture; every other module is a group of
+//! `harness` holds the two sides and the `Twin` fixture; every other module is a group of
 //! scenarios: `ids` (identity values, the high-water mark), `relay`, `locks`, `recovery`
 //! (a killed relay, an operator's un-mark), `inbox`, `idempotency`, `roles`, `retention`, `schema` (the schema panel's facts).
 #![cfg(not(target_arch = "wasm32"))]

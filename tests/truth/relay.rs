@@ -2,7 +2,7 @@
 //! SKIP LOCKED sharing 200 events, and the move of a row that keeps failing to the
 //! dead-letter table.
 
-use crate::harness::{uuid, Ans, Both, Param};
+use crate::harness::{uuid, Answer, Param, Twin};
 use outbox_model::db::{Cursor, LockMode};
 use outbox_model::ids::EventId;
 use outbox_model::sql;
@@ -10,7 +10,7 @@ use outbox_model::sql;
 #[test]
 fn exercise_2_relay_with_one_failing_event() {
     // Lesson §9 exercise 2 on real rows: five events, publishing event 3 fails once.
-    let mut b = Both::new("exercise-2");
+    let mut b = Twin::new("exercise-2");
     b.preload(5);
     b.sessions(&["relay"]);
     let mut failed_once = false;
@@ -48,8 +48,8 @@ fn exercise_2_relay_with_one_failing_event() {
     let model = b.m.db.event_row(EventId(3)).unwrap().data.urinishlar as i64;
     b.same(
         "urinishlar of event 3",
-        Ans::Rows(vec![attempts]),
-        Ans::Rows(vec![model]),
+        Answer::Rows(vec![attempts]),
+        Answer::Rows(vec![model]),
     );
     assert_eq!(attempts, 2);
 }
@@ -57,12 +57,12 @@ fn exercise_2_relay_with_one_failing_event() {
 #[test]
 fn two_relays_skip_locked_over_200_events() {
     // Lesson §4.1: 200 events, two relays in parallel, each published exactly once.
-    let mut b = Both::new("two-relays-skip-locked");
+    let mut b = Twin::new("two-relays-skip-locked");
     b.preload(200);
     b.sessions(&["relay-1", "relay-2"]);
     let mut published = Vec::new();
     for round in 1..=4 {
-        // Both hold their batches at once: the second skips what the first locked.
+        // The two hold their batches at once: the second skips what the first locked.
         let mut batches = Vec::new();
         for r in ["relay-1", "relay-2"] {
             b.tx(&format!("{round}: {r} BEGIN"), r, sql::BEGIN);
@@ -99,9 +99,9 @@ fn two_relays_skip_locked_over_200_events() {
             let once = pg.value(
                 "SELECT count(*) FROM outbox WHERE urinishlar = 1 AND tarqatilgan_vaqt IS NOT NULL",
             );
-            Ans::Count(once as u64)
+            Answer::Count(once as u64)
         },
-        |m| Ans::Count(200 - m.db.unpublished_len()),
+        |m| Answer::Count(200 - m.db.unpublished_len()),
     );
 }
 
@@ -113,7 +113,7 @@ fn dead_letter_after_three_attempts_moves_only_that_row() {
     // Publishing event 2 always fails; event 6 (added later) fails twice. With the move
     // after 3 attempts, round 3 moves row 2 (3 attempts) but not row 6 (2 attempts): the
     // next poll skips 2, gets 6, and the order flows on.
-    let mut b = Both::new("dead-letter");
+    let mut b = Twin::new("dead-letter");
     b.preload(5);
     b.sessions(&["relay"]);
     let mut fails_of_6 = 0;
@@ -127,12 +127,12 @@ fn dead_letter_after_three_attempts_moves_only_that_row() {
     // outbox_olik holds exactly row 2, with its id, hodisa_id and 3 attempts.
     b.check(
         "outbox_olik ids",
-        |pg| Ans::Rows(pg.column("SELECT id FROM outbox_olik ORDER BY id")),
+        |pg| Answer::Rows(pg.column("SELECT id FROM outbox_olik ORDER BY id")),
         |m| {
             let olik = (0..m.db.outbox.len())
                 .filter(|&i| m.db.outbox[i].data.dead_letter)
                 .map(|i| i as i64 + 1);
-            Ans::Rows(olik.collect())
+            Answer::Rows(olik.collect())
         },
     );
     b.check(
@@ -146,11 +146,11 @@ fn dead_letter_after_three_attempts_moves_only_that_row() {
                 )
                 .unwrap()
                 .get::<_, i64>(0);
-            Ans::Count(moved as u64)
+            Answer::Count(moved as u64)
         },
         |m| {
             let row2 = m.db.event_row(EventId(2)).unwrap().data;
-            Ans::Count((row2.dead_letter && row2.urinishlar == 3) as u64)
+            Answer::Count((row2.dead_letter && row2.urinishlar == 3) as u64)
         },
     );
     what_the_outbox_keeps(&mut b);
@@ -158,7 +158,7 @@ fn dead_letter_after_three_attempts_moves_only_that_row() {
 
 /// One poll of the dead-letter scenario: publish, count the failures, move what failed
 /// `AFTER` times.
-fn dead_letter_round(b: &mut Both, round: i32, fails_of_6: &mut i32) {
+fn dead_letter_round(b: &mut Twin, round: i32, fails_of_6: &mut i32) {
     let r = "relay";
     b.tx(&format!("{round}: BEGIN"), r, sql::BEGIN);
     let step = format!("{round}: SELECT … SKIP LOCKED");
@@ -201,26 +201,26 @@ fn dead_letter_round(b: &mut Both, round: i32, fails_of_6: &mut i32) {
                 let rows: Vec<u32> = bad.iter().map(|&i| (i - 1) as u32).collect();
                 let res =
                     m.db.dead_letter(t, &rows, AFTER as u32, &mut Cursor::default());
-                m.conv(res, Ans::Count)
+                m.conv(res, Answer::Count)
             },
         );
-        assert_eq!(moved, Ans::Count((round == 3) as u64), "round {round}");
+        assert_eq!(moved, Answer::Count((round == 3) as u64), "round {round}");
     }
     b.tx(&format!("{round}: COMMIT"), r, sql::COMMIT);
 }
 
 /// After the moves: the rows the outbox keeps, and event 6's attempts.
-fn what_the_outbox_keeps(b: &mut Both) {
+fn what_the_outbox_keeps(b: &mut Twin) {
     b.check(
         "outbox rows left, of them unpublished",
         |pg| {
-            Ans::Rows(vec![
+            Answer::Rows(vec![
                 pg.value("SELECT count(*) FROM outbox"),
                 pg.value("SELECT count(*) FROM outbox WHERE tarqatilgan_vaqt IS NULL"),
             ])
         },
         |m| {
-            Ans::Rows(vec![
+            Answer::Rows(vec![
                 m.db.committed_events() as i64,
                 m.db.unpublished_len() as i64,
             ])
@@ -230,12 +230,12 @@ fn what_the_outbox_keeps(b: &mut Both) {
     b.check(
         "urinishlar of event 6 (2 fails, 1 publish)",
         |pg| {
-            Ans::Rows(vec![
+            Answer::Rows(vec![
                 pg.value("SELECT urinishlar::bigint FROM outbox WHERE id = 6")
             ])
         },
         |m| {
-            Ans::Rows(vec![
+            Answer::Rows(vec![
                 m.db.event_row(EventId(6)).unwrap().data.urinishlar as i64,
             ])
         },

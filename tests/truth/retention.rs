@@ -2,14 +2,14 @@
 //! age alone it also deletes an unpublished event), and the inbox's cleanup races with a
 //! redelivery and with a second cleaner.
 
-use crate::harness::{uuid, Ans, Both, Model, Param, DAY};
+use crate::harness::{uuid, Answer, Model, Param, Twin, DAY};
 use outbox_model::db::{Cursor, Exec, Role};
 use outbox_model::ids::EventId;
 use outbox_model::sql;
 
 #[test]
 fn cleanup_with_a_retention_period() {
-    let mut b = Both::new("cleanup");
+    let mut b = Twin::new("cleanup");
     b.preload(4);
     // Row 1: published 8 days ago. Row 2: published 1 day ago. Row 3: never published,
     // created 10 days ago. Row 4: new and unpublished. Model time is in seconds here.
@@ -51,7 +51,7 @@ fn cleanup_with_a_retention_period() {
 /// One committed outbox cleanup (`label`, `text`; the model deletes only published rows
 /// when `only_published`), then the ids left.
 fn cleanup_and_rows_left(
-    b: &mut Both,
+    b: &mut Twin,
     now: u64,
     label: &str,
     text: &'static str,
@@ -66,18 +66,18 @@ fn cleanup_and_rows_left(
             let mut c = Cursor::default();
             let r =
                 m.db.cleanup(t, now - 7 * DAY as u64, only_published, &mut c);
-            m.conv(r, Ans::Count)
+            m.conv(r, Answer::Count)
         },
     );
     b.tx("COMMIT", "cleaner", sql::COMMIT);
     b.check(
         "rows left",
-        |pg| Ans::Rows(pg.column("SELECT id FROM outbox ORDER BY id")),
+        |pg| Answer::Rows(pg.column("SELECT id FROM outbox ORDER BY id")),
         |m| {
             let left = (0..m.db.outbox.len())
                 .filter(|&i| !m.db.outbox[i].data.deleted)
                 .map(|i| i as i64 + 1);
-            Ans::Rows(left.collect())
+            Answer::Rows(left.collect())
         },
     );
 }
@@ -85,7 +85,7 @@ fn cleanup_and_rows_left(
 #[test]
 fn inbox_cleanup_deletes_only_rows_past_the_retention() {
     // Inbox rows of events 1–4, processed 10, 8 and 1 days ago and now; retention 7 days.
-    let mut b = Both::new("inbox-cleanup");
+    let mut b = Twin::new("inbox-cleanup");
     let now = 100 * DAY as u64;
     for (e, days) in [(1u32, 10i64), (2, 8), (3, 1), (4, 0)] {
         inbox_row_processed_days_ago(&mut b, now, e, days);
@@ -114,19 +114,19 @@ fn inbox_cleanup_deletes_only_rows_past_the_retention() {
         .collect();
     let a = b.same(
         "inbox rows left (events)",
-        Ans::Rows(left),
-        Ans::Rows(model_left),
+        Answer::Rows(left),
+        Answer::Rows(model_left),
     );
-    assert_eq!(a, Ans::Rows(vec![1, 3, 4]));
+    assert_eq!(a, Answer::Rows(vec![1, 3, 4]));
     b.check(
         "inbox row count",
-        |pg| Ans::Count(pg.value("SELECT count(*) FROM inbox") as u64),
-        |m| Ans::Count(m.db.committed_inbox()),
+        |pg| Answer::Count(pg.value("SELECT count(*) FROM inbox") as u64),
+        |m| Answer::Count(m.db.committed_inbox()),
     );
 }
 
 /// Event `e`'s inbox row, processed `days` before `now`, committed on both sides.
-fn inbox_row_processed_days_ago(b: &mut Both, now: u64, e: u32, days: i64) {
+fn inbox_row_processed_days_ago(b: &mut Twin, now: u64, e: u32, days: i64) {
     b.pg.observer
         .execute(sql::INBOX_INSERT, &[&uuid(e)])
         .unwrap();
@@ -148,7 +148,7 @@ fn inbox_row_processed_days_ago(b: &mut Both, now: u64, e: u32, days: i64) {
 }
 
 /// `who`'s inbox cleanup (`DELETE … < now() - 7 days`) on both sides.
-fn inbox_cleanup(b: &mut Both, step: &str, who: &str) -> Ans {
+fn inbox_cleanup(b: &mut Twin, step: &str, who: &str) -> Answer {
     b.check(
         step,
         |pg| pg.count(who, sql::INBOX_CLEANUP, vec![Param::I32(7)]),
@@ -156,46 +156,46 @@ fn inbox_cleanup(b: &mut Both, step: &str, who: &str) -> Ans {
     )
 }
 
-fn model_inbox_cleanup(m: &mut Model, who: &str) -> Ans {
+fn model_inbox_cleanup(m: &mut Model, who: &str) -> Answer {
     let t = m.t(who);
     let cutoff = m.db.now(t) - 7 * DAY as u64;
     let r = m.db.inbox_cleanup(t, cutoff);
-    m.conv(r, Ans::Count)
+    m.conv(r, Answer::Count)
 }
 
-fn a_redelivery_waits_for_a_cleanup_that_rolls_back(b: &mut Both, now: u64) {
+fn a_redelivery_waits_for_a_cleanup_that_rolls_back(b: &mut Twin, now: u64) {
     // A redelivery of event 2 meets the cleaner's uncommitted DELETE and waits; the
     // cleaner rolls back, so the dedup row stays and the insert does nothing.
     b.tx("A: cleaner BEGIN", "cleaner", sql::BEGIN);
     let n = inbox_cleanup(b, "A: cleaner DELETE … < now() - 7 days", "cleaner");
-    assert_eq!(n, Ans::Count(2));
+    assert_eq!(n, Answer::Count(2));
     b.tx("A: worker BEGIN", "worker", sql::BEGIN);
     let step = "A: worker INSERT INTO inbox (event 2)";
     let w = b.inbox_insert(step, "worker", 2, now);
-    assert_eq!(w, Ans::Waits(vec!["cleaner".into()]));
+    assert_eq!(w, Answer::Waits(vec!["cleaner".into()]));
     b.tx("A: cleaner ROLLBACK", "cleaner", sql::ROLLBACK);
     let n = b.check(
         "A: worker INSERT after the wait",
         |pg| pg.finish("worker"),
         |m| m.inbox_insert("worker", 2, now),
     );
-    assert_eq!(n, Ans::Count(0));
+    assert_eq!(n, Answer::Count(0));
     b.tx("A: worker COMMIT", "worker", sql::COMMIT);
 }
 
-fn a_redelivery_and_a_second_cleaner_wait_for_a_cleanup_that_commits(b: &mut Both, now: u64) {
+fn a_redelivery_and_a_second_cleaner_wait_for_a_cleanup_that_commits(b: &mut Twin, now: u64) {
     // Again, committed this time: a redelivery of event 1 and a second cleaner both wait.
     b.tx("B: cleaner BEGIN", "cleaner", sql::BEGIN);
     let n = inbox_cleanup(b, "B: cleaner DELETE … < now() - 7 days", "cleaner");
-    assert_eq!(n, Ans::Count(2));
+    assert_eq!(n, Answer::Count(2));
     b.tx("B: worker BEGIN", "worker", sql::BEGIN);
     let step = "B: worker INSERT INTO inbox (event 1)";
     let w = b.inbox_insert(step, "worker", 1, now);
-    assert_eq!(w, Ans::Waits(vec!["cleaner".into()]));
+    assert_eq!(w, Answer::Waits(vec!["cleaner".into()]));
     b.tx("B: cleaner-2 BEGIN", "cleaner-2", sql::BEGIN);
     let step = "B: cleaner-2 DELETE … < now() - 7 days";
     let w = inbox_cleanup(b, step, "cleaner-2");
-    assert_eq!(w, Ans::Waits(vec!["cleaner".into()]));
+    assert_eq!(w, Answer::Waits(vec!["cleaner".into()]));
     b.tx("B: cleaner COMMIT", "cleaner", sql::COMMIT);
     // The dedup row of event 1 is gone: its redelivery is processed again.
     let n = b.check(
@@ -203,13 +203,13 @@ fn a_redelivery_and_a_second_cleaner_wait_for_a_cleanup_that_commits(b: &mut Bot
         |pg| pg.finish("worker"),
         |m| m.inbox_insert("worker", 1, now),
     );
-    assert_eq!(n, Ans::Count(1));
+    assert_eq!(n, Answer::Count(1));
     let n = b.check(
         "B: cleaner-2 DELETE after the wait",
         |pg| pg.finish("cleaner-2"),
         |m| model_inbox_cleanup(m, "cleaner-2"),
     );
-    assert_eq!(n, Ans::Count(0));
+    assert_eq!(n, Answer::Count(0));
     b.tx("B: cleaner-2 COMMIT", "cleaner-2", sql::COMMIT);
     b.tx("B: worker COMMIT", "worker", sql::COMMIT);
 }

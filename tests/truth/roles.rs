@@ -2,14 +2,14 @@
 //! `RETURNING hodisa_id` needs SELECT on that column; a serial column (unlike the
 //! identity column) would need a grant on its sequence.
 
-use crate::harness::{Ans, Both, Model, Param, Pg, S};
+use crate::harness::{Answer, Model, Param, Pg, Twin, S};
 use outbox_model::db::{LockMode, Privilege, Role, Table};
 use outbox_model::ids::{EventId, EventKind};
 use outbox_model::sql;
 
 #[test]
 fn insert_only_app_role() {
-    let mut b = Both::new("app-role");
+    let mut b = Twin::new("app-role");
     b.sessions(&[S]);
     let probes: [(&str, &'static str, Table, Privilege); 3] = [
         (
@@ -40,16 +40,16 @@ fn insert_only_app_role() {
             |m| {
                 let t = m.t(S);
                 let r = m.db.probe(t, table, p);
-                m.conv(r, Ans::Count)
+                m.conv(r, Answer::Count)
             },
         );
-        assert_eq!(e, Ans::Err("42501".into()));
+        assert_eq!(e, Answer::Err("42501".into()));
         b.tx("ROLLBACK", S, sql::ROLLBACK);
     }
     // What RETURNING hodisa_id needs: SELECT on that column.
     begin_as_app(&mut b);
     let e = b.check("INSERT … RETURNING hodisa_id", returning, model_returning);
-    assert_eq!(e, Ans::Err("42501".into()));
+    assert_eq!(e, Answer::Err("42501".into()));
     b.tx("ROLLBACK", S, sql::ROLLBACK);
     a_rolled_back_grant_grants_nothing(&mut b);
     b.pg.observer.batch_execute(sql::GRANT_RETURNING).unwrap();
@@ -64,7 +64,7 @@ fn insert_only_app_role() {
 
 /// BEGIN; GRANT …; ROLLBACK: PostgreSQL's GRANT is transactional, and so is the model's
 /// (`ScriptStmt::GrantReturning` takes effect at COMMIT).
-fn a_rolled_back_grant_grants_nothing(b: &mut Both) {
+fn a_rolled_back_grant_grants_nothing(b: &mut Twin) {
     b.tx("BEGIN", S, sql::BEGIN);
     b.check(
         "GRANT SELECT (hodisa_id) as the owner, in a transaction",
@@ -72,7 +72,7 @@ fn a_rolled_back_grant_grants_nothing(b: &mut Both) {
         |m| {
             let t = m.t(S);
             let r = m.db.grant_returning(t);
-            m.conv(r, |_| Ans::Ok)
+            m.conv(r, |_| Answer::Ok)
         },
     );
     b.tx("ROLLBACK", S, sql::ROLLBACK);
@@ -80,35 +80,43 @@ fn a_rolled_back_grant_grants_nothing(b: &mut Both) {
     let e = b.check(
         "after the rolled-back grant: SELECT hodisa_id FROM outbox",
         |pg| pg.rows(S, sql::SELECT_EVENT_IDS),
-        |m| model_probe(m, Privilege::SelectHodisaId, Ans::Count),
+        |m| model_probe(m, Privilege::SelectHodisaId, Answer::Count),
     );
-    assert_eq!(e, Ans::Err("42501".into()));
+    assert_eq!(e, Answer::Err("42501".into()));
     b.tx("ROLLBACK", S, sql::ROLLBACK);
 }
 
 /// #20 (audit item 1): SELECT on one column is enough for `count(*)` and for reading that
 /// column of every row; the relay's poll (other columns, FOR UPDATE) and UPDATE stay refused.
-fn what_the_column_grant_also_allows(b: &mut Both) {
+fn what_the_column_grant_also_allows(b: &mut Twin) {
     begin_as_app(b);
     b.insert_event("INSERT INTO outbox as the app (granted)", S, 2);
     let n = b.check(
         "after the grant: SELECT count(*) FROM outbox",
         |pg| pg.ids(S, sql::COUNT_OUTBOX, vec![]),
-        |m| model_probe(m, Privilege::SelectHodisaId, |n| Ans::Rows(vec![n as i64])),
+        |m| {
+            model_probe(m, Privilege::SelectHodisaId, |n| {
+                Answer::Rows(vec![n as i64])
+            })
+        },
     );
-    assert_eq!(n, Ans::Rows(vec![1]), "the row this transaction inserted");
+    assert_eq!(
+        n,
+        Answer::Rows(vec![1]),
+        "the row this transaction inserted"
+    );
     let ids = b.check(
         "after the grant: SELECT hodisa_id FROM outbox",
         |pg| pg.rows(S, sql::SELECT_EVENT_IDS),
-        |m| model_probe(m, Privilege::SelectHodisaId, Ans::Count),
+        |m| model_probe(m, Privilege::SelectHodisaId, Answer::Count),
     );
-    assert_eq!(ids, Ans::Count(1));
+    assert_eq!(ids, Answer::Count(1));
     let e = b.check(
         "after the grant: UPDATE outbox is still refused",
         |pg| pg.count(S, sql::UPDATE_ALL_PUBLISHED, vec![]),
-        |m| model_probe(m, Privilege::Update, Ans::Count),
+        |m| model_probe(m, Privilege::Update, Answer::Count),
     );
-    assert_eq!(e, Ans::Err("42501".into()));
+    assert_eq!(e, Answer::Err("42501".into()));
     b.tx("ROLLBACK", S, sql::ROLLBACK);
     begin_as_app(b);
     let e = b.poll(
@@ -117,12 +125,12 @@ fn what_the_column_grant_also_allows(b: &mut Both) {
         LockMode::SkipLocked,
         10,
     );
-    assert_eq!(e, Ans::Err("42501".into()));
+    assert_eq!(e, Answer::Err("42501".into()));
     b.tx("ROLLBACK", S, sql::ROLLBACK);
 }
 
 /// The model's probe of the outbox with privilege `p` in session S, as an answer.
-fn model_probe(m: &mut Model, p: Privilege, answer: impl FnOnce(u64) -> Ans) -> Ans {
+fn model_probe(m: &mut Model, p: Privilege, answer: impl FnOnce(u64) -> Answer) -> Answer {
     let t = m.t(S);
     let r = m.db.probe(t, Table::Outbox, p);
     m.conv(r, answer)
@@ -130,7 +138,7 @@ fn model_probe(m: &mut Model, p: Privilege, answer: impl FnOnce(u64) -> Ans) -> 
 
 /// BEGIN, then `SET LOCAL ROLE vazifalar_ilova`, compared as one step: PostgreSQL's BEGIN
 /// is not compared on its own, the model begins inside the role step.
-fn begin_as_app(b: &mut Both) {
+fn begin_as_app(b: &mut Twin) {
     b.pg.exec(S, sql::BEGIN);
     b.check(
         "SET LOCAL ROLE vazifalar_ilova",
@@ -139,13 +147,13 @@ fn begin_as_app(b: &mut Both) {
             m.begin(S);
             let t = m.t(S);
             m.db.set_local_role(t, Role::App);
-            Ans::Ok
+            Answer::Ok
         },
     );
 }
 
 /// `INSERT … RETURNING hodisa_id` on PostgreSQL: the rows returned.
-fn returning(pg: &mut Pg) -> Ans {
+fn returning(pg: &mut Pg) -> Answer {
     let p = vec![
         Param::T("vazifa.bajarildi".into()),
         Param::I(1),
@@ -155,14 +163,14 @@ fn returning(pg: &mut Pg) -> Ans {
 }
 
 /// The model's `INSERT … RETURNING hodisa_id`.
-fn model_returning(m: &mut Model) -> Ans {
+fn model_returning(m: &mut Model) -> Answer {
     let t = m.t(S);
     let r =
         m.db.insert_event(t, EventId(9), EventKind::Completed, 1, 0, 0, true);
-    m.conv(r, |_| Ans::Count(1))
+    m.conv(r, |_| Answer::Count(1))
 }
 
-fn a_serial_column_needs_a_sequence_grant(b: &mut Both) {
+fn a_serial_column_needs_a_sequence_grant(b: &mut Twin) {
     // The identity column needed no sequence grant (every INSERT above worked); a serial
     // column does. This is PostgreSQL's fact alone: the model has no serial columns.
     b.pg.observer
@@ -177,6 +185,6 @@ fn a_serial_column_needs_a_sequence_grant(b: &mut Both) {
         &a,
         "a serial column needs USAGE on its sequence",
     );
-    assert_eq!(a, Ans::Err("42501".into()));
+    assert_eq!(a, Answer::Err("42501".into()));
     b.pg.exec(S, sql::ROLLBACK);
 }

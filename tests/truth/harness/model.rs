@@ -1,10 +1,10 @@
 //! The model side: the same sessions as transactions of one `outbox_model::db::Db`.
 //!
-//! Its answers are turned into the same `Ans` as PostgreSQL's, so that the two can be
+//! Its answers are turned into the same `Answer` as PostgreSQL's, so that the two can be
 //! compared: ids are 1-based like the identity column, a blocked statement waits for the
 //! session that holds the transaction which blocks it.
 
-use super::Ans;
+use super::Answer;
 use outbox_model::db::{Cursor, Db, Exec, LockMode, OutboxChange, Role};
 use outbox_model::ids::{EventId, EventKind, TxId};
 use std::collections::BTreeMap;
@@ -26,29 +26,29 @@ impl Model {
             tick: 1,
         }
     }
-    pub fn begin(&mut self, who: &str) -> Ans {
+    pub fn begin(&mut self, who: &str) -> Answer {
         let t = self.db.begin(Role::Owner, self.tick);
         self.tx.insert(who.into(), t);
         self.cursors.insert(who.into(), Cursor::default());
-        Ans::Ok
+        Answer::Ok
     }
     pub fn t(&self, who: &str) -> TxId {
         self.tx[who]
     }
-    pub fn commit(&mut self, who: &str) -> Ans {
+    pub fn commit(&mut self, who: &str) -> Answer {
         let t = self.tx.remove(who).expect("open tx");
         self.db.commit(t);
-        Ans::Ok
+        Answer::Ok
     }
-    pub fn rollback(&mut self, who: &str) -> Ans {
+    pub fn rollback(&mut self, who: &str) -> Answer {
         let t = self.tx.remove(who).expect("open tx");
         self.db.rollback(t);
-        Ans::Ok
+        Answer::Ok
     }
-    pub fn conv<T>(&self, r: Exec<T>, f: impl FnOnce(T) -> Ans) -> Ans {
+    pub fn conv<T>(&self, r: Exec<T>, f: impl FnOnce(T) -> Answer) -> Answer {
         match r {
             Exec::Done(v) => f(v),
-            Exec::Err(e) => Ans::Err(e.code.to_string()),
+            Exec::Err(e) => Answer::Err(e.code.to_string()),
             Exec::Blocked(t) => {
                 let who = self
                     .tx
@@ -56,21 +56,21 @@ impl Model {
                     .find(|(_, v)| **v == t)
                     .map(|(k, _)| k.clone())
                     .unwrap_or_default();
-                Ans::Waits(vec![who])
+                Answer::Waits(vec![who])
             }
         }
     }
-    pub fn ids(rows: Vec<u32>) -> Ans {
-        Ans::Rows(rows.into_iter().map(|i| i as i64 + 1).collect())
+    pub fn ids(rows: Vec<u32>) -> Answer {
+        Answer::Rows(rows.into_iter().map(|i| i as i64 + 1).collect())
     }
-    pub fn select(&mut self, who: &str, mode: LockMode, limit: usize) -> Ans {
+    pub fn select(&mut self, who: &str, mode: LockMode, limit: usize) -> Answer {
         let t = self.t(who);
         let mut c = self.cursors.remove(who).unwrap_or_default();
         let r = self.db.select_batch(t, mode, limit, &mut c);
         self.cursors.insert(who.into(), c);
         self.conv(r, Self::ids)
     }
-    pub fn update(&mut self, who: &str, ids: &[i64], change: OutboxChange) -> Ans {
+    pub fn update(&mut self, who: &str, ids: &[i64], change: OutboxChange) -> Answer {
         let t = self.t(who);
         let rows: Vec<u32> = ids.iter().map(|&i| (i - 1) as u32).collect();
         let mut c = self.cursors.remove(who).unwrap_or_default();
@@ -78,25 +78,25 @@ impl Model {
         let done = !matches!(r, Exec::Blocked(_));
         self.cursors
             .insert(who.into(), if done { Cursor::default() } else { c });
-        self.conv(r, Ans::Count)
+        self.conv(r, Answer::Count)
     }
-    pub fn insert_event(&mut self, who: &str, e: u32) -> Ans {
+    pub fn insert_event(&mut self, who: &str, e: u32) -> Answer {
         let t = self.t(who);
         let r = self
             .db
             .insert_event(t, EventId(e), EventKind::Created, 1, e, 0, false);
-        self.conv(r, |_| Ans::Count(1))
+        self.conv(r, |_| Answer::Count(1))
     }
-    pub fn insert_task(&mut self, who: &str) -> Ans {
+    pub fn insert_task(&mut self, who: &str) -> Answer {
         let t = self.t(who);
         let r = self.db.insert_task(t, 1, 0);
-        self.conv(r, |_| Ans::Count(1))
+        self.conv(r, |_| Answer::Count(1))
     }
     /// `INSERT INTO inbox … ON CONFLICT DO NOTHING` of event `e`, processed at `at`.
-    pub fn inbox_insert(&mut self, who: &str, e: u32, at: u64) -> Ans {
+    pub fn inbox_insert(&mut self, who: &str, e: u32, at: u64) -> Answer {
         let t = self.t(who);
         let r = self.db.inbox_insert(t, EventId(e), at);
-        self.conv(r, |ins| Ans::Count(ins as u64))
+        self.conv(r, |ins| Answer::Count(ins as u64))
     }
     pub fn preload(&mut self, n: u32) {
         for e in 1..=n {

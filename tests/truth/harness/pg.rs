@@ -4,7 +4,7 @@
 //! within a moment is waiting, and the server is asked (`pg_blocking_pids`) whom it waits
 //! for. An `observer` connection outside the sessions sets rows up and reads them back.
 
-use super::Ans;
+use super::Answer;
 use outbox_model::ids::{EventId, EventKind};
 use outbox_model::sql;
 use postgres::{Client, NoTls};
@@ -17,13 +17,13 @@ fn url() -> String {
     })
 }
 
-type Job = Box<dyn FnOnce(&mut Client) -> Ans + Send>;
+type Job = Box<dyn FnOnce(&mut Client) -> Answer + Send>;
 
 struct Session {
     name: String,
     pid: i32,
     jobs: Sender<Option<Job>>,
-    answers: Receiver<Ans>,
+    answers: Receiver<Answer>,
     waiting: bool,
 }
 
@@ -86,7 +86,7 @@ impl Pg {
             .unwrap()
             .get(0);
         let (jtx, jrx) = channel::<Option<Job>>();
-        let (atx, arx) = channel::<Ans>();
+        let (atx, arx) = channel::<Answer>();
         std::thread::spawn(move || {
             while let Ok(Some(job)) = jrx.recv() {
                 let a = job(&mut client);
@@ -112,7 +112,7 @@ impl Pg {
     }
 
     /// Sends a statement; returns its answer, or whom it waits for.
-    fn run(&mut self, who: &str, job: Job) -> Ans {
+    fn run(&mut self, who: &str, job: Job) -> Answer {
         let i = self.idx(who);
         assert!(!self.sessions[i].waiting, "{who} is still waiting");
         self.sessions[i].jobs.send(Some(job)).unwrap();
@@ -123,7 +123,7 @@ impl Pg {
             Ok(a) => a,
             Err(RecvTimeoutError::Timeout) => {
                 self.sessions[i].waiting = true;
-                Ans::Waits(self.blockers(i))
+                Answer::Waits(self.blockers(i))
             }
             Err(e) => panic!("{who}: {e}"),
         }
@@ -151,7 +151,7 @@ impl Pg {
     }
 
     /// The answer of a statement that was waiting.
-    pub fn finish(&mut self, who: &str) -> Ans {
+    pub fn finish(&mut self, who: &str) -> Answer {
         let i = self.idx(who);
         assert!(self.sessions[i].waiting, "{who} is not waiting");
         self.sessions[i].waiting = false;
@@ -163,7 +163,7 @@ impl Pg {
 
     /// Kills a session's connection (what a dying process does to it) and waits until the
     /// server has rolled its transaction back.
-    pub fn kill(&mut self, who: &str) -> Ans {
+    pub fn kill(&mut self, who: &str) -> Answer {
         let i = self.idx(who);
         let pid = self.sessions[i].pid;
         let ok: bool = self
@@ -182,9 +182,9 @@ impl Pg {
                 .get(0);
             if n == 0 {
                 return if ok {
-                    Ans::Ok
+                    Answer::Ok
                 } else {
-                    Ans::Err("not killed".into())
+                    Answer::Err("not killed".into())
                 };
             }
             std::thread::sleep(Duration::from_millis(10));
@@ -192,62 +192,62 @@ impl Pg {
         panic!("backend {pid} of {who} did not go away");
     }
 
-    pub fn exec(&mut self, who: &str, text: &'static str) -> Ans {
+    pub fn exec(&mut self, who: &str, text: &'static str) -> Answer {
         self.run(
             who,
             Box::new(move |c| match c.batch_execute(text) {
-                Ok(()) => Ans::Ok,
-                Err(e) => Ans::Err(code(&e)),
+                Ok(()) => Answer::Ok,
+                Err(e) => Answer::Err(code(&e)),
             }),
         )
     }
 
-    pub fn count(&mut self, who: &str, text: &'static str, p: Vec<Param>) -> Ans {
+    pub fn count(&mut self, who: &str, text: &'static str, p: Vec<Param>) -> Answer {
         self.run(
             who,
             Box::new(move |c| {
                 let refs = params(&p);
                 match c.execute(text, &refs) {
-                    Ok(n) => Ans::Count(n),
-                    Err(e) => Ans::Err(code(&e)),
+                    Ok(n) => Answer::Count(n),
+                    Err(e) => Answer::Err(code(&e)),
                 }
             }),
         )
     }
 
     /// A query whose first column is a bigint (ids, counts).
-    pub fn ids(&mut self, who: &str, text: &'static str, p: Vec<Param>) -> Ans {
+    pub fn ids(&mut self, who: &str, text: &'static str, p: Vec<Param>) -> Answer {
         self.run(
             who,
             Box::new(move |c| {
                 let refs = params(&p);
                 match c.query(text, &refs) {
-                    Ok(rows) => Ans::Rows(rows.iter().map(|r| r.get::<_, i64>(0)).collect()),
-                    Err(e) => Ans::Err(code(&e)),
+                    Ok(rows) => Answer::Rows(rows.iter().map(|r| r.get::<_, i64>(0)).collect()),
+                    Err(e) => Answer::Err(code(&e)),
                 }
             }),
         )
     }
 
     /// A query answered by how many rows it returned (columns of any type).
-    pub fn rows(&mut self, who: &str, text: &'static str) -> Ans {
+    pub fn rows(&mut self, who: &str, text: &'static str) -> Answer {
         self.run(
             who,
             Box::new(move |c| match c.query(text, &[]) {
-                Ok(rows) => Ans::Count(rows.len() as u64),
-                Err(e) => Ans::Err(code(&e)),
+                Ok(rows) => Answer::Count(rows.len() as u64),
+                Err(e) => Answer::Err(code(&e)),
             }),
         )
     }
 
     /// `INSERT … RETURNING hodisa_id`: the number of rows it returned.
-    pub fn returning(&mut self, who: &str, p: Vec<Param>) -> Ans {
+    pub fn returning(&mut self, who: &str, p: Vec<Param>) -> Answer {
         self.run(
             who,
             Box::new(
                 move |c| match c.query(sql::INSERT_EVENT_RETURNING, &params(&p)) {
-                    Ok(rows) => Ans::Count(rows.len() as u64),
-                    Err(e) => Ans::Err(code(&e)),
+                    Ok(rows) => Answer::Count(rows.len() as u64),
+                    Err(e) => Answer::Err(code(&e)),
                 },
             ),
         )
@@ -255,13 +255,13 @@ impl Pg {
 
     /// `SELECT pg_sleep($1)`: answers Ok, or is still busy (waiting for no one) when
     /// longer than the harness's moment.
-    pub fn sleep(&mut self, who: &str, secs: f64) -> Ans {
+    pub fn sleep(&mut self, who: &str, secs: f64) -> Answer {
         self.run(
             who,
             Box::new(
                 move |c| match c.execute(sql::PG_SLEEP, &params(&[Param::F(secs)])) {
-                    Ok(_) => Ans::Ok,
-                    Err(e) => Ans::Err(code(&e)),
+                    Ok(_) => Answer::Ok,
+                    Err(e) => Answer::Err(code(&e)),
                 },
             ),
         )

@@ -3,22 +3,23 @@
 //! A step runs on both sides and goes through `same`, which prints the two answers on one
 //! line and insists they agree; the scenario never passes its name or log by hand.
 
-use super::{event_params, limit, uuid, Ans, Model, Param, Pg};
+use super::{event_params, limit, uuid, Answer, Model, Param, Pg};
 use outbox_model::db::{LockMode, OutboxChange};
 use outbox_model::sql;
 
-/// Both sides of one scenario.
-pub struct Both {
+/// One scenario run twice, side by side: on PostgreSQL and on the model (the queue truth
+/// suite's `Twin` is the same idea for BullMQ).
+pub struct Twin {
     pub pg: Pg,
     pub m: Model,
     name: &'static str,
     log: Vec<String>,
 }
 
-impl Both {
+impl Twin {
     /// A fresh scratch database (named after the scenario) and a fresh model.
-    pub fn new(name: &'static str) -> Both {
-        Both {
+    pub fn new(name: &'static str) -> Twin {
+        Twin {
             pg: Pg::new(name),
             m: Model::new(),
             name,
@@ -40,7 +41,7 @@ impl Both {
     }
 
     /// Records one step's two answers and insists they agree; returns the agreed answer.
-    pub fn same(&mut self, step: &str, pg: Ans, model: Ans) -> Ans {
+    pub fn same(&mut self, step: &str, pg: Answer, model: Answer) -> Answer {
         let scenario = self.name;
         let line = format!("truth: {scenario:<24} {step:<44} postgres={pg:?} model={model:?}");
         println!("{line}");
@@ -56,9 +57,9 @@ impl Both {
     pub fn check(
         &mut self,
         step: &str,
-        pg: impl FnOnce(&mut Pg) -> Ans,
-        model: impl FnOnce(&mut Model) -> Ans,
-    ) -> Ans {
+        pg: impl FnOnce(&mut Pg) -> Answer,
+        model: impl FnOnce(&mut Model) -> Answer,
+    ) -> Answer {
         let pg = pg(&mut self.pg);
         let model = model(&mut self.m);
         self.same(step, pg, model)
@@ -66,7 +67,7 @@ impl Both {
 
     /// Prints a step that only PostgreSQL can answer (the model has no such thing), with
     /// why; the scenario asserts on the answer itself.
-    pub fn pg_only(&self, step: &str, pg: &Ans, why: &str) {
+    pub fn pg_only(&self, step: &str, pg: &Answer, why: &str) {
         let name = self.name;
         println!("truth: {name:<24} {step:<44} postgres={pg:?} ({why})");
     }
@@ -83,7 +84,7 @@ impl Both {
     }
 
     /// The relay's poll with a lock clause, on both sides; returns the agreed answer.
-    pub fn poll(&mut self, step: &str, who: &str, mode: LockMode, n: i64) -> Ans {
+    pub fn poll(&mut self, step: &str, who: &str, mode: LockMode, n: i64) -> Answer {
         self.check(
             step,
             |pg| pg.ids(who, mode.poll_sql(), limit(n)),
@@ -94,13 +95,13 @@ impl Both {
     /// `poll` for a step that must return rows: the ids.
     pub fn poll_rows(&mut self, step: &str, who: &str, mode: LockMode, n: i64) -> Vec<i64> {
         match self.poll(step, who, mode, n) {
-            Ans::Rows(ids) => ids,
+            Answer::Rows(ids) => ids,
             other => panic!("{step}: rows expected, got {other:?}"),
         }
     }
 
     /// `INSERT INTO outbox` of event `e` in `who`'s transaction.
-    pub fn insert_event(&mut self, step: &str, who: &str, e: u32) -> Ans {
+    pub fn insert_event(&mut self, step: &str, who: &str, e: u32) -> Answer {
         self.check(
             step,
             |pg| pg.count(who, sql::INSERT_EVENT, event_params(e)),
@@ -109,7 +110,7 @@ impl Both {
     }
 
     /// The relay marks `ids` published (`UPDATE … tarqatilgan_vaqt`).
-    pub fn publish(&mut self, step: &str, who: &str, ids: &[i64]) -> Ans {
+    pub fn publish(&mut self, step: &str, who: &str, ids: &[i64]) -> Answer {
         self.check(
             step,
             |pg| pg.count(who, sql::MARK_PUBLISHED, vec![Param::A(ids.to_vec())]),
@@ -118,7 +119,7 @@ impl Both {
     }
 
     /// The relay counts a failed publish of `ids` (`UPDATE … urinishlar`).
-    pub fn fail(&mut self, step: &str, who: &str, ids: &[i64]) -> Ans {
+    pub fn fail(&mut self, step: &str, who: &str, ids: &[i64]) -> Answer {
         self.check(
             step,
             |pg| pg.count(who, sql::MARK_FAILED, vec![Param::A(ids.to_vec())]),
@@ -128,7 +129,7 @@ impl Both {
 
     /// A worker's `INSERT INTO inbox … ON CONFLICT DO NOTHING` of event `e`; the model
     /// stamps the row with `at`.
-    pub fn inbox_insert(&mut self, step: &str, who: &str, e: u32, at: u64) -> Ans {
+    pub fn inbox_insert(&mut self, step: &str, who: &str, e: u32, at: u64) -> Answer {
         self.check(
             step,
             |pg| pg.count(who, sql::INBOX_INSERT, vec![Param::U(uuid(e))]),

@@ -676,6 +676,33 @@ fn checking_a_big_world_is_bounded_by_work() {
     );
 }
 
+/// The check played in slices (as the page does, to show its progress and stay
+/// responsive) ends where the one-call check ends, with the same verdict, and its
+/// progress only grows, up to 1000 per mille at the work limit.
+#[test]
+fn a_check_in_slices_agrees_with_the_check_in_one_call() {
+    use outbox_model::challenge::Goal;
+    let mut c = typical();
+    c.scenario.workload.tasks = 2_000;
+    c.scenario.workload.preloaded_events = 2_000;
+    c.solution = Some(vec![]);
+    for goal in ["stuck >= 1000000000", "settled && lost == 0", "lost >= 1000000000"] {
+        c.goal = Goal::parse(goal).unwrap();
+        let whole = c.check();
+        let mut runner = c.start_check().unwrap().expect("a solution");
+        let (mut slices, mut last) = (0, 0);
+        while !runner.advance(50_000) {
+            let now = runner.progress_per_mille();
+            assert!(now >= last, "{goal}: progress fell from {last} to {now}");
+            last = now;
+            slices += 1;
+        }
+        let out_of_work = matches!(whole, Err(CheckError::TooMuchWork { .. }));
+        assert!(!out_of_work || runner.progress_per_mille() == 1000, "{goal}");
+        assert_eq!(runner.report(), whole, "{goal} after {slices} slices");
+    }
+}
+
 /// A goal judged without the rows' walk sees the same counters as one with it.
 #[test]
 fn counters_without_ages_are_the_counters_but_the_ages() {

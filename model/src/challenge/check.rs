@@ -104,15 +104,129 @@ pub struct SolutionRun {
 }
 
 impl Challenge {
-    /// Checks the start and, when there is one, the solution.
+    /// Checks the start and, when there is one, the solution, in one call.
     pub fn check(&self) -> Result<CheckReport, CheckError> {
+        match self.start_check()? {
+            None => Ok(CheckReport {
+                solution: SolutionCheck::Unchecked,
+            }),
+            Some(mut runner) => {
+                while !runner.advance(u64::MAX) {}
+                runner.report()
+            }
+        }
+    }
+
+    /// Checks the start and applies the solution's actions; the rest of the solution's run
+    /// is a [`SolutionRunner`] the caller advances in slices (the page, to show progress
+    /// and stay responsive). None when there is no solution: only the start is checked.
+    pub fn start_check(&self) -> Result<Option<SolutionRunner>, CheckError> {
         if self.goal.holds(&World::new(&self.scenario)) {
             return Err(CheckError::GoalAtStart);
         }
-        let Some(run) = self.run_solution()? else {
-            let solution = SolutionCheck::Unchecked;
-            return Ok(CheckReport { solution });
+        self.solution_runner()
+    }
+
+    /// Plays the solution (None without one): its actions in order, then steps until the
+    /// goal holds, the world settles or stops, `max_ticks` or [`MAX_CHECK_STEPS`].
+    pub fn run_solution(&self) -> Result<Option<SolutionRun>, CheckError> {
+        let Some(mut runner) = self.solution_runner()? else {
+            return Ok(None);
         };
+        while !runner.advance(u64::MAX) {}
+        Ok(Some(runner.finish()))
+    }
+
+    /// The solution's actions applied to the start, its run not begun.
+    fn solution_runner(&self) -> Result<Option<SolutionRunner>, CheckError> {
+        let Some(actions) = &self.solution else {
+            return Ok(None);
+        };
+        let mut world = World::new(&self.scenario);
+        for (index, a) in actions.iter().enumerate() {
+            world
+                .apply(a)
+                .map_err(|why| CheckError::SolutionAction { index, why })?;
+        }
+        Ok(Some(SolutionRunner {
+            goal: self.goal.clone(),
+            max_ticks: self.scenario.max_ticks,
+            world,
+            work: 0,
+            out_of_work: false,
+            ended: false,
+        }))
+    }
+}
+
+/// A solution's run after its actions, played in slices of work: the same loop in one
+/// call ([`Challenge::check`]) or across the page's turns, with its progress readable in
+/// between.
+pub struct SolutionRunner {
+    goal: super::goal::Goal,
+    max_ticks: u64,
+    world: World,
+    work: u64,
+    out_of_work: bool,
+    ended: bool,
+}
+
+impl SolutionRunner {
+    /// Steps until `budget` more units of work are spent or the run ends (the goal holds,
+    /// the world settles or stops, `max_ticks`, [`MAX_CHECK_STEPS`], [`MAX_CHECK_WORK`]);
+    /// true once it has ended.
+    pub fn advance(&mut self, budget: u64) -> bool {
+        let until = self.work.saturating_add(budget);
+        while !self.ended && self.work < until {
+            let w = &self.world;
+            if self.goal.holds(w)
+                || w.tick() >= self.max_ticks
+                || w.settled()
+                || w.steps() >= MAX_CHECK_STEPS
+            {
+                self.ended = true;
+                break;
+            }
+            self.work = self.work.saturating_add(judging_work(&self.goal, w));
+            if self.work >= MAX_CHECK_WORK {
+                self.out_of_work = true;
+                self.ended = true;
+                break;
+            }
+            if !self.world.step() {
+                self.ended = true;
+            }
+        }
+        self.ended
+    }
+
+    /// How far the run is, as the larger of its two limits' fractions, in per mille:
+    /// steps of [`MAX_CHECK_STEPS`] and work of [`MAX_CHECK_WORK`] (the run may end
+    /// sooner, when the goal holds or the world settles).
+    pub fn progress_per_mille(&self) -> u64 {
+        let steps = self.world.steps().saturating_mul(1000) / MAX_CHECK_STEPS;
+        let work = self.work.saturating_mul(1000) / MAX_CHECK_WORK;
+        steps.max(work).min(1000)
+    }
+
+    /// The world's steps so far.
+    pub fn steps(&self) -> u64 {
+        self.world.steps()
+    }
+
+    /// The run where it stopped.
+    pub fn finish(self) -> SolutionRun {
+        let reached = self.goal.holds(&self.world);
+        SolutionRun {
+            reached,
+            out_of_work: self.out_of_work && !reached,
+            world: self.world,
+        }
+    }
+
+    /// The check's verdict on the ended run.
+    pub fn report(self) -> Result<CheckReport, CheckError> {
+        let run = self.finish();
         let steps = run.world.steps();
         if run.reached {
             let tick = run.world.tick();
@@ -129,50 +243,14 @@ impl Challenge {
         }
         Err(CheckError::SolutionMisses { steps })
     }
+}
 
-    /// Plays the solution (None without one): its actions in order, then steps until the
-    /// goal holds, the world settles or stops, `max_ticks` or [`MAX_CHECK_STEPS`].
-    pub fn run_solution(&self) -> Result<Option<SolutionRun>, CheckError> {
-        let Some(actions) = &self.solution else {
-            return Ok(None);
-        };
-        let s = &self.scenario;
-        let mut w = World::new(s);
-        for (index, a) in actions.iter().enumerate() {
-            w.apply(a)
-                .map_err(|why| CheckError::SolutionAction { index, why })?;
-        }
-        let mut work = 0u64;
-        let mut out_of_work = false;
-        while !self.goal.holds(&w)
-            && w.tick() < s.max_ticks
-            && !w.settled()
-            && w.steps() < MAX_CHECK_STEPS
-        {
-            work = work.saturating_add(self.judging_work(&w));
-            if work >= MAX_CHECK_WORK {
-                out_of_work = true;
-                break;
-            }
-            if !w.step() {
-                break;
-            }
-        }
-        let reached = self.goal.holds(&w);
-        Ok(Some(SolutionRun {
-            world: w,
-            reached,
-            out_of_work: out_of_work && !reached,
-        }))
+/// The work of one step and of judging the goal once on `w`: the rows `World::counters`
+/// walks, when the goal reads them.
+fn judging_work(goal: &super::goal::Goal, w: &World) -> u64 {
+    if !goal.reads_ages() {
+        return 1;
     }
-
-    /// The work of one step and of judging the goal once on `w`: the rows
-    /// `World::counters` walks, when the goal reads them.
-    fn judging_work(&self, w: &World) -> u64 {
-        if !self.goal.reads_ages() {
-            return 1;
-        }
-        let c = w.counters_without_ages();
-        1 + c.events_unpublished + c.wal_retained
-    }
+    let c = w.counters_without_ages();
+    1 + c.events_unpublished + c.wal_retained
 }

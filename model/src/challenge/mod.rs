@@ -16,7 +16,8 @@ mod read;
 
 pub use builtin::lesson_challenges;
 pub use check::{
-    CheckError, CheckReport, SolutionCheck, SolutionRun, MAX_CHECK_STEPS, MAX_CHECK_WORK,
+    CheckError, CheckReport, SolutionCheck, SolutionRun, SolutionRunner, MAX_CHECK_STEPS,
+    MAX_CHECK_WORK,
 };
 pub use error::{FormatError, FormatErrorKind};
 pub use format::{

@@ -366,3 +366,75 @@ fn long_and_far_future_runs_open_or_are_refused_in_bounded_time() {
         .await;
     });
 }
+
+/// Waits up to `secs` for an element, or for it to be gone (`present` false).
+async fn wait_presence(client: &Client, testid: &str, present: bool, secs: u64) -> TestResult {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let found = client
+            .find(fantoccini::Locator::Css(&css(testid)))
+            .await
+            .is_ok();
+        if found == present {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{testid}: present={found} after {secs} s").into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// "Check" in the builder on the biggest shared run of #40 (100 000 tasks and 100 000
+/// preloaded events, within the page's cap) with a goal that reads the rows' ages, so the
+/// check spends its whole work budget (`MAX_CHECK_WORK`): it runs in slices, shows its
+/// bar, keeps the page answering (the main thread never busy for a second), ends with
+/// the refusal, and prints its time in the release page. A second check is stopped.
+#[test]
+fn a_long_check_shows_its_progress_and_can_be_stopped() {
+    serially(async {
+        let (client, page) = session().await;
+        with_session(client, |client| async move {
+            install_watch(&client).await?;
+            let mut scenario = outbox_model::preset("canon-outbox").expect("the canon preset");
+            scenario.workload.tasks = 100_000;
+            scenario.workload.preloaded_events = 100_000;
+            let url = format!("{page}#{}", link::fragment(&Sim::new(scenario).to_run()));
+            open_page(&client, &url).await?;
+            reveal(&client, "builder-check").await?;
+            set_value(&client, "builder-title", "Katta").await?;
+            set_value(&client, "builder-goal", "stuck >= 1000000000").await?;
+            click(&client, "builder-record").await?;
+            client.execute("window.__gaps.max = 0", vec![]).await?;
+            let started = Instant::now();
+            click(&client, "builder-check").await?;
+            wait_presence(&client, "builder-checking", true, 10).await?;
+            wait_presence(&client, "builder-refused", true, 300).await?;
+            let took = started.elapsed();
+            let busy = client.execute("return window.__gaps.max", vec![]).await?;
+            let busy_ms = busy.as_f64().unwrap_or(f64::MAX);
+            let why = text_of(&client, "builder-refused").await?;
+            eprintln!(
+                "long check: refused after {:.1} s, main thread busy at most {busy_ms:.0} ms: {}",
+                took.as_secs_f64(),
+                short(&why, 120)
+            );
+            assert!(busy_ms < 1000.0, "the check held the page {busy_ms} ms");
+            wait_presence(&client, "builder-checking", false, 5).await?;
+            // Again, stopped: the bar goes and no verdict is shown.
+            click(&client, "builder-check").await?;
+            wait_presence(&client, "builder-checking", true, 10).await?;
+            click(&client, "builder-check-stop").await?;
+            wait_presence(&client, "builder-checking", false, 5).await?;
+            for verdict in ["builder-refused", "builder-found"] {
+                let shown = client
+                    .find(fantoccini::Locator::Css(&css(verdict)))
+                    .await
+                    .is_ok();
+                assert!(!shown, "{verdict} shown after Stop");
+            }
+            Ok(())
+        })
+        .await;
+    });
+}

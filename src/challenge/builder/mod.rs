@@ -6,23 +6,24 @@
 //! before anything is shared; then the challenge is a link, a file, a QR code, or the
 //! next challenge of a workshop (`draft.rs`).
 
+pub mod checking;
 pub mod draft;
 pub mod form;
 pub mod goal_form;
 pub mod result;
 
 use leptos::prelude::*;
-use outbox_model::challenge::{
-    outcome_of_name, Challenge, CheckReport, Goal, Texts, FORMAT_VERSION,
-};
+use outbox_model::challenge::{outcome_of_name, Challenge, Goal, Texts, FORMAT_VERSION};
 use outbox_model::Action;
 use std::collections::BTreeMap;
 
+use crate::browser::slices::owner_alive;
+use crate::challenge::builder::checking::{CheckProgress, Checking};
 use crate::challenge::builder::draft::Draft;
 use crate::challenge::builder::form::{slug, Form};
 use crate::challenge::builder::goal_form::GoalForm;
 use crate::challenge::builder::result::CheckResult;
-use crate::challenge::reasons::{check_reason, format_reason, goal_reason};
+use crate::challenge::reasons::{format_reason, goal_reason};
 use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::{tr, use_i18n, Key, Lang, Reason};
 use crate::run::sim::Input;
@@ -42,8 +43,8 @@ fn actions_of(ctl: Ctl) -> Vec<Action> {
 }
 
 /// The challenge the form says, read back through the model's reader (so a shared one
-/// is known to open), then checked by the model.
-fn check(form: Form, ctl: Ctl, lang: Lang) -> Result<(Challenge, CheckReport), Reason> {
+/// is known to open); the model checks it next (`checking.rs`).
+fn prepare(form: Form, ctl: Ctl, lang: Lang) -> Result<Challenge, Reason> {
     let goal = form
         .goal
         .with_untracked(|g| Goal::parse(g))
@@ -65,9 +66,7 @@ fn check(form: Form, ctl: Ctl, lang: Lang) -> Result<(Challenge, CheckReport), R
         scenario: ctl.scenario(),
         solution: form.solution.get_untracked(),
     };
-    let read = Challenge::from_json(&challenge.to_compact_json()).map_err(|e| format_reason(&e))?;
-    let report = read.check().map_err(|e| check_reason(&e))?;
-    Ok((read, report))
+    Challenge::from_json(&challenge.to_compact_json()).map_err(|e| format_reason(&e))
 }
 
 /// A labelled text field bound to `value` (a textarea when `long`).
@@ -90,6 +89,12 @@ pub fn Builder() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     let form = Form::new(ctl);
+    let checking = Checking::default();
+    let alive = owner_alive();
+    let check = move |_| match prepare(form, ctl, i18n.lang_untracked()) {
+        Err(why) => form.checked.set(Some(Err(why))),
+        Ok(challenge) => checking.start(form, alive.clone(), challenge),
+    };
     let scenario = move || {
         ctl.scenario_version.track();
         i18n.t(Key::BuilderStart)
@@ -129,9 +134,10 @@ pub fn Builder() -> impl IntoView {
                 </button>
             </div>
             <button type="button" class="builder__check" data-testid="builder-check"
-                on:click=move |_| form.checked.set(Some(check(form, ctl, i18n.lang_untracked())))>
+                prop:disabled=move || checking.progress.get().is_some() on:click=check>
                 {tr(Key::BuilderCheck)}
             </button>
+            <CheckProgress checking=checking/>
             <CheckResult form=form/>
             <Draft form=form/>
         </section>

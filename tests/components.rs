@@ -335,7 +335,8 @@ fn mount_lesson<V: IntoView + 'static>(
     f: fn() -> V,
 ) -> (HtmlElement, outbox_playground::lesson::ctl::LessonCtl) {
     use outbox_playground::lesson::ctl::LessonCtl;
-    storage::clear();
+    // The lesson's progress too: another test's answers are saved under its key.
+    storage::clear_all();
     let host = new_host();
     let (tx, rx) = std::sync::mpsc::channel();
     leptos::mount::mount_to(host.clone(), move || {

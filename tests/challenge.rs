@@ -271,3 +271,87 @@ async fn challenge_code_that_cannot_load_is_said_and_the_stage_works_on() {
     })
     .await;
 }
+
+/// #41: the built-in lesson is a workshop an instructor can take, change and share. Its
+/// file, downloaded from the builder, reads back to the lesson's own steps; taken into
+/// the builder's draft, one goal changed, shared: the link opens the changed workshop in
+/// another browser.
+#[tokio::test]
+async fn the_lesson_exported_edited_and_shared_opens_changed() {
+    let (client, page) = session().await;
+    let out = std::sync::Arc::new(std::sync::Mutex::new((String::new(), String::new())));
+    let keep = out.clone();
+    with_session(client, move |client| async move {
+        open(&client, &page).await?;
+        open_tab(&client, "builder").await?;
+        wait_for(&client, "builder-lesson-json").await?;
+        reveal(&client, "builder-lesson-json").await?;
+        // Export → parse → the lesson's steps, identical.
+        let file = download(&client, "builder-lesson-json").await?;
+        let read = Workshop::from_json(&file).map_err(|e| format!("{e:?}"))?;
+        assert_eq!(read.challenges, lesson_challenges(), "the exported steps");
+        // Into the draft; the first step's goal changed in place.
+        reveal(&client, "draft-lesson").await?;
+        click(&client, "draft-lesson").await?;
+        wait_for(&client, "draft-goal-0").await?;
+        let before = prop(&client, "draft-goal-0", "value").await?;
+        assert_eq!(before, lesson_challenges()[0].goal.to_string());
+        // A goal that holds at the start is refused and changes nothing.
+        set_value(&client, "draft-goal-0", "lost == 0").await?;
+        wait_for(&client, "draft-goal-refused-0").await?;
+        // Shown and shared as the model writes it (its canonical text).
+        let changed = outbox_model::challenge::Goal::parse(&format!("{before} && settled"))
+            .map_err(|e| format!("{e:?}"))?
+            .to_string();
+        set_value(&client, "draft-goal-0", &changed).await?;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while prop(&client, "draft-goal-0", "value").await? != changed
+            || client
+                .find(Locator::Css(&css("draft-goal-refused-0")))
+                .await
+                .is_ok()
+        {
+            assert!(Instant::now() < deadline, "the changed goal was not taken");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        reveal(&client, "draft-copy").await?;
+        click(&client, "draft-copy").await?;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let link = loop {
+            let url = client.current_url().await?.to_string();
+            if url.contains("#workshop=") {
+                break url;
+            }
+            assert!(Instant::now() < deadline, "no workshop link in the address");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        eprintln!(
+            "the lesson as a workshop link: {} characters",
+            link.chars().count()
+        );
+        *keep.lock().unwrap() = (link, changed);
+        Ok(())
+    })
+    .await;
+    let (link, changed) = out.lock().unwrap().clone();
+    let (client, _) = session().await;
+    with_session(client, move |client| async move {
+        open(&client, &link).await?;
+        wait_for(&client, "workshop").await?;
+        wait_for(
+            &client,
+            &format!("challenge-item-{}", lesson_challenges().len() - 1),
+        )
+        .await?;
+        let goal = text_of(&client, "challenge-goal").await?;
+        assert!(goal.contains(&changed), "the shared goal: {goal}");
+        assert_eq!(
+            attr(&client, "challenge", "data-challenge")
+                .await?
+                .as_deref(),
+            Some(lesson_challenges()[0].id.as_str())
+        );
+        Ok(())
+    })
+    .await;
+}

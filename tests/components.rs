@@ -323,3 +323,242 @@ async fn schema_panel_counts_the_table_and_its_partial_index() {
     let rights = by_testid(&host, "schema-privileges");
     assert_eq!(rights.query_selector_all("tr").unwrap().length(), 8);
 }
+
+// #41: answers count once. The why-question and every predict-then-reveal in the
+// visit's order, the first answer scored and kept, the progress line.
+
+/// The lesson's controller with the visit's seed `seed`, open on step `step`, and one of
+/// its components under it (from a clean localStorage).
+fn mount_lesson<V: IntoView + 'static>(
+    seed: u64,
+    step: &'static str,
+    f: fn() -> V,
+) -> (HtmlElement, outbox_playground::lesson::ctl::LessonCtl) {
+    use outbox_playground::lesson::ctl::LessonCtl;
+    // The lesson's progress too: another test's answers are saved under its key.
+    storage::clear_all();
+    let host = new_host();
+    let (tx, rx) = std::sync::mpsc::channel();
+    leptos::mount::mount_to(host.clone(), move || {
+        provide_i18n(Lang::Uz);
+        let ctl = Ctl::new(Sim::new(outbox_model::Scenario::default()));
+        provide_context(ctl);
+        let lesson = LessonCtl {
+            seed,
+            ..LessonCtl::new(ctl)
+        };
+        provide_context(lesson);
+        let at = outbox_model::lesson::STEPS
+            .iter()
+            .position(|s| s.id == step)
+            .expect("a lesson step");
+        lesson.go(at);
+        tx.send(lesson).unwrap();
+        f()
+    })
+    .forget();
+    (host, rx.recv().unwrap())
+}
+
+/// The `data-testid`s under `host` that start with `prefix`, in the page's order.
+fn testids(host: &HtmlElement, prefix: &str) -> Vec<String> {
+    let found = host
+        .query_selector_all(&format!("[data-testid^=\"{prefix}\"]"))
+        .unwrap();
+    (0..found.length())
+        .map(|i| {
+            let el: HtmlElement = found.get(i).unwrap().unchecked_into();
+            el.get_attribute("data-testid").unwrap()
+        })
+        .collect()
+}
+
+/// Clicks the option of `question` whose label says `label` (found by its words, not its
+/// place) and returns its place.
+fn pick_by_content(host: &HtmlElement, question: &str, label: &str) -> usize {
+    let ids = testids(host, &format!("answer-{question}-"));
+    let place = ids
+        .iter()
+        .position(|id| {
+            let input = by_testid(host, id);
+            let said = input.parent_element().unwrap().text_content().unwrap();
+            said.trim() == label
+        })
+        .unwrap_or_else(|| panic!("no option says {label:?}"));
+    by_testid(host, &ids[place]).click();
+    place
+}
+
+/// Two seeds whose orders for question `n` put option `right` in different places.
+fn seeds_apart(n: usize, right: usize) -> (u64, u64) {
+    use outbox_playground::lesson::shuffle::option_order;
+    let place = |seed| option_order(seed, n).iter().position(|i| *i == right);
+    let b = (2..1_000)
+        .find(|s| place(*s) != place(1))
+        .expect("seeds vary the order");
+    (1, b)
+}
+
+#[wasm_bindgen_test]
+async fn the_why_question_is_shuffled_per_visit_and_its_first_answer_scores() {
+    use outbox_playground::i18n::lesson_words::WHY_INSIDE;
+    use outbox_playground::lesson::guided_step::why_question::WhyQuestion;
+    use outbox_playground::lesson::shuffle::{option_order, WHY_ORDER};
+    let right = t(Lang::Uz, WHY_INSIDE.options[WHY_INSIDE.right]);
+    let wrong_n = (WHY_INSIDE.right + 1) % 3;
+    let wrong = t(Lang::Uz, WHY_INSIDE.options[wrong_n]);
+    let (a, b) = seeds_apart(WHY_ORDER, WHY_INSIDE.right);
+    let mut places = Vec::new();
+    for seed in [a, b] {
+        let (host, lesson) = mount_lesson(seed, "why-inside", || view! { <WhyQuestion/> });
+        settle().await;
+        // The options come in the visit's order, each under its own number.
+        let shown = testids(&host, "answer-why-");
+        let want: Vec<String> = option_order(seed, WHY_ORDER)
+            .iter()
+            .map(|i| format!("answer-why-{i}"))
+            .collect();
+        assert_eq!(shown, want, "seed {seed}");
+        // The first answer (wrong) is the one scored; the right one picked after it is
+        // explained as right and shown, but does not change the score.
+        pick_by_content(&host, "why", wrong);
+        settle().await;
+        assert_eq!(
+            by_testid(&host, "why-why")
+                .get_attribute("data-right")
+                .as_deref(),
+            Some("false")
+        );
+        places.push(pick_by_content(&host, "why", right));
+        settle().await;
+        assert_eq!(
+            by_testid(&host, "why-why")
+                .get_attribute("data-right")
+                .as_deref(),
+            Some("true")
+        );
+        let p = lesson.course.progress.get_untracked();
+        assert_eq!(
+            (p.why, p.why_first),
+            (Some(WHY_INSIDE.right), Some(wrong_n))
+        );
+        assert_eq!(p.predicted_right(), (0, 1));
+        assert!(text(&host, "why-first-counted").contains(t(Lang::Uz, Key::FirstAnswerCounted)));
+        // Kept in the saved progress.
+        let saved = storage::get(outbox_playground::lesson::ctl::PROGRESS_KEY).unwrap();
+        assert!(saved.contains("\"why_first\""), "{saved}");
+    }
+    assert_ne!(places[0], places[1], "the right answer has no fixed place");
+}
+
+#[wasm_bindgen_test]
+async fn a_guess_is_shuffled_per_visit_and_only_its_first_counts_in_the_progress_line() {
+    use outbox_model::lesson::Outcome;
+    use outbox_playground::lesson::ctl::Predict as State;
+    use outbox_playground::lesson::panel::LessonPanel;
+    use outbox_playground::lesson::shuffle::{option_order, PREDICT_ORDER};
+    let step = outbox_model::lesson::STEPS
+        .iter()
+        .position(|s| s.id == "at-most-once")
+        .unwrap();
+    let n = PREDICT_ORDER + step;
+    let (a, b) = (
+        1,
+        (2..1_000)
+            .find(|s| option_order(*s, n) != option_order(1, n))
+            .unwrap(),
+    );
+    let mut orders = Vec::new();
+    for seed in [a, b] {
+        let (host, lesson) = mount_lesson(seed, "at-most-once", || {
+            view! { <LessonPanel workshop_open=Signal::derive(|| false) workshop_card=|| ()/> }
+        });
+        settle().await;
+        let shown = testids(&host, "guess-");
+        let want: Vec<String> = option_order(seed, n)
+            .iter()
+            .map(|i| {
+                format!(
+                    "guess-{}",
+                    outbox_model::challenge::outcome_name(Outcome::ALL[*i])
+                )
+            })
+            .collect();
+        assert_eq!(shown, want, "seed {seed}");
+        orders.push(shown);
+        // No answer yet: no line.
+        assert_eq!(text(&host, "progress-predicted"), "");
+        // A first guess (wrong), revealed; then a second (right) on the same step.
+        lesson.predict.set(State::Revealed {
+            guess: Outcome::Fine,
+            actual: Outcome::Lost,
+        });
+        lesson.course.record_guess(Outcome::Fine, Outcome::Lost);
+        lesson.course.record_guess(Outcome::Lost, Outcome::Lost);
+        lesson.predict.set(State::Revealed {
+            guess: Outcome::Lost,
+            actual: Outcome::Lost,
+        });
+        settle().await;
+        let line = t(Lang::Uz, Key::ProgressPredicted)
+            .replace("{n}", "0")
+            .replace("{m}", "1");
+        assert_eq!(text(&host, "progress-predicted"), line);
+        assert_eq!(
+            by_testid(&host, "predict-counted")
+                .get_attribute("data-first")
+                .as_deref(),
+            Some("fine"),
+            "the reveal says which guess was counted"
+        );
+        // The why-question's first answer (right) joins the line.
+        lesson
+            .course
+            .progress
+            .update(|p| p.answer_why(outbox_playground::i18n::lesson_words::WHY_INSIDE.right));
+        settle().await;
+        let line = t(Lang::Uz, Key::ProgressPredicted)
+            .replace("{n}", "1")
+            .replace("{m}", "2");
+        assert_eq!(text(&host, "progress-predicted"), line);
+    }
+    assert_ne!(orders[0], orders[1], "two visits, two orders");
+}
+
+#[wasm_bindgen_test]
+async fn the_quiz_says_its_score_counts_first_answers() {
+    use outbox_playground::i18n::lesson_words::QUIZ;
+    use outbox_playground::lesson::quiz::Quiz;
+    let (host, lesson) = mount_lesson(7, "lose-dual", || view! { <Quiz/> });
+    settle().await;
+    assert!(host
+        .query_selector("[data-testid=\"quiz-first-counts\"]")
+        .unwrap()
+        .is_none());
+    let q = QUIZ[0];
+    pick_by_content(&host, "q0", t(Lang::Uz, q.options[(q.right + 1) % 3]));
+    settle().await;
+    // One answer, the first: nothing to explain yet.
+    assert!(host
+        .query_selector("[data-testid=\"quiz-first-counts\"]")
+        .unwrap()
+        .is_none());
+    pick_by_content(&host, "q0", t(Lang::Uz, q.options[q.right]));
+    settle().await;
+    let score = t(Lang::Uz, Key::QuizScore)
+        .replace("{n}", "0")
+        .replace("{m}", &QUIZ.len().to_string());
+    assert_eq!(
+        text(&host, "quiz-score"),
+        score,
+        "the right answer picked second does not score"
+    );
+    assert_eq!(
+        text(&host, "quiz-first-counts"),
+        t(Lang::Uz, Key::QuizFirstCounts)
+    );
+    assert_eq!(
+        lesson.course.progress.get_untracked().first_answer(0),
+        Some((q.right + 1) % 3)
+    );
+}

@@ -153,6 +153,52 @@ async fn progress_with_out_of_range_answers_is_kept_under_corrupt_no_panic() {
     }
 }
 
+/// #41: the lesson's progress saved by the release before (one course controller and
+/// first answers came after it) loads as it is: no notice, the steps done kept, its one
+/// why-answer and its guesses counted as first in the progress line, and saved back
+/// with nothing lost.
+#[wasm_bindgen_test]
+async fn progress_saved_by_the_release_before_loads_and_counts_as_first() {
+    start_clean();
+    let before = r#"{"step":11,"done":["lose-dual","queue-first"],"blanks":["relay"],"quiz":[1,null,null,null],
+        "quiz_first":[1,null,null,null],"why":0,"predictions":[{"step":"at-most-once","guess":"lost","actual":"lost"}]}"#;
+    storage::set(PROGRESS_KEY, before).unwrap();
+    let (host, _app) = mount_app();
+    for _ in 0..100 {
+        if find(&host, "progress-predicted").is_some() {
+            break;
+        }
+        TimeoutFuture::new(10).await;
+    }
+    settle().await;
+    assert_eq!(notice(&host), "");
+    assert_eq!(storage::get(&corrupt_key(PROGRESS_KEY)), None);
+    let line = find(&host, "progress-predicted")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    // The guess was right, the why-answer (option 0) was not.
+    let want = t(Lang::Uz, Key::ProgressPredicted)
+        .replace("{n}", "1")
+        .replace("{m}", "2");
+    assert_eq!(line, want);
+    let saved: serde_json::Value =
+        serde_json::from_str(&storage::get(PROGRESS_KEY).unwrap()).unwrap();
+    let was: serde_json::Value = serde_json::from_str(before).unwrap();
+    for field in [
+        "step",
+        "done",
+        "blanks",
+        "quiz",
+        "quiz_first",
+        "why",
+        "predictions",
+    ] {
+        assert_eq!(saved[field], was[field], "{field}");
+    }
+    start_clean();
+}
+
 /// Unreadable progress found on several loads is kept each time, newest under
 /// `…/corrupt`, the older ones after it, a bounded few (#40: each overwrote the last).
 #[wasm_bindgen_test]

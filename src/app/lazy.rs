@@ -17,9 +17,9 @@
 use leptos::prelude::*;
 
 use crate::challenge::builder::Builder;
-use crate::challenge::ctl::WorkshopCtl;
 use crate::challenge::start;
 use crate::challenge::workshop_step::WorkshopStep;
+use crate::lesson::ctl::LessonCtl;
 
 /// The challenge code could not be loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +52,7 @@ macro_rules! door {
 
 door! {
     /// Opens a `#challenge=` / `#workshop=` link; false (and a notice) for a bad one.
-    fn open_link(w: WorkshopCtl, hash: String) -> bool {
+    fn open_link(w: LessonCtl, hash: String) -> bool {
         Ok(start::open_link(w, &hash))
     }
 }
@@ -60,7 +60,7 @@ door! {
 door! {
     /// Opens the workshop that was open before the reload; false if there was none or it
     /// could not be read (then set aside and reported).
-    fn restore_open(w: WorkshopCtl) -> bool {
+    fn restore_open(w: LessonCtl) -> bool {
         Ok(start::restore_open(w))
     }
 }

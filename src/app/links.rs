@@ -9,17 +9,18 @@ use leptos::prelude::*;
 use crate::app::lazy::{self, Unloaded};
 use crate::browser::storage;
 use crate::browser::url::clear_fragment;
-use crate::challenge::ctl::{WorkshopCtl, OPEN_KEY};
+use crate::challenge::ctl::OPEN_KEY;
 use crate::challenge::link;
 use crate::ctl::startup::location_hash;
 use crate::ctl::Notice;
 use crate::i18n::Key;
+use crate::lesson::ctl::LessonCtl;
 
 /// Opens the link in the address, else the workshop open before the reload. Both come a
 /// moment later, once the challenge code has loaded (`lazy.rs`); `none` runs when
 /// neither opens (no link and nothing saved, a bad link, an unreadable saved workshop,
 /// the code not loaded).
-pub fn start(w: WorkshopCtl, none: impl FnOnce() + 'static) {
+pub fn start(w: LessonCtl, none: impl FnOnce() + 'static) {
     let hash = location_hash();
     if link::is_challenge_fragment(&hash) {
         clear_fragment();
@@ -35,15 +36,15 @@ pub fn start(w: WorkshopCtl, none: impl FnOnce() + 'static) {
 /// course's (the workshop's saved run, or about to be replaced by the link's): the
 /// course's goal is not judged on it.
 fn through_door(
-    w: WorkshopCtl,
+    w: LessonCtl,
     door: impl std::future::Future<Output = Result<bool, Unloaded>> + 'static,
     none: impl FnOnce() + 'static,
 ) {
     // What it was: a door that opens nothing leaves it so (#40: a bad link pasted while a
     // workshop was open set it to false, and the course's goals were judged on the
     // workshop's run, ticking course steps).
-    let away_before = w.lesson.away.get_untracked();
-    w.lesson.away.set(true);
+    let away_before = w.away.get_untracked();
+    w.away.set(true);
     leptos::task::spawn_local(async move {
         let opened = match door.await {
             Ok(opened) => opened,
@@ -56,14 +57,14 @@ fn through_door(
             }
         };
         if !opened {
-            let _ = w.lesson.away.try_set(away_before);
+            let _ = w.away.try_set(away_before);
             none();
         }
     });
 }
 
 /// Opens a challenge or workshop link pasted into the open tab; removed on cleanup.
-pub fn listen_for_links(w: WorkshopCtl) {
+pub fn listen_for_links(w: LessonCtl) {
     let handle = window_event_listener(leptos::ev::hashchange, move |_| {
         let hash = location_hash();
         if link::is_challenge_fragment(&hash) {

@@ -1,6 +1,6 @@
 //! The page under the header: it builds the run (from a shared link, the saved state, or
-//! the default preset), provides the controllers (the run's, the lesson's, the open
-//! workshop's), starts the play loop and the keyboard map, wires the features together
+//! the default preset), provides the controllers (the run's, and the lesson's with its two
+//! courses: the lesson and the open workshop), starts the play loop and the keyboard map, wires the features together
 //! (the workshop's card into the lesson panel, the links into the challenge code), and
 //! lays out the stage, the lesson's card and the details tabs.
 
@@ -11,7 +11,6 @@ use crate::app::door_view::door_view;
 use crate::app::lazy;
 use crate::browser::build_in_turns::use_turns;
 use crate::browser::url::url_param;
-use crate::challenge::ctl::WorkshopCtl;
 use crate::ctl::play_loop::play_loop;
 use crate::ctl::startup::{listen_for_links, startup};
 use crate::ctl::{Ctl, DEFAULT_PRESET};
@@ -53,16 +52,14 @@ pub fn Playground() -> impl IntoView {
         lesson.presenter.set(true);
     }
     presenter::follow_in_url(lesson);
-    let workshop = WorkshopCtl::new(ctl, lesson);
-    provide_context(workshop);
     // A challenge link, or the workshop open before the reload, takes the run's place;
     // else a first visit opens the course's step.
-    crate::app::links::start(workshop, move || {
+    crate::app::links::start(lesson, move || {
         if fresh {
-            lesson.go(lesson.step.get_untracked());
+            lesson.go(lesson.course.step.get_untracked());
         }
     });
-    crate::app::links::listen_for_links(workshop);
+    crate::app::links::listen_for_links(lesson);
     // Presenter mode restyles the whole page (high contrast, large type, fewer panels).
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {
@@ -100,7 +97,7 @@ pub fn Playground() -> impl IntoView {
             </div>
             <aside class="stage-side" aria-labelledby="course-heading">
                 <LessonPanel
-                    workshop_open=Signal::derive(move || workshop.open.with(Option::is_some))
+                    workshop_open=Signal::derive(move || lesson.workshop.open.with(Option::is_some))
                     workshop_card=|| door_view(lazy::workshop_step)
                 />
             </aside>

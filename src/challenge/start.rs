@@ -9,15 +9,16 @@ use leptos::prelude::*;
 use outbox_model::challenge::Workshop;
 
 use crate::browser::storage;
-use crate::challenge::ctl::{WorkshopCtl, OPEN_KEY};
+use crate::challenge::ctl::{open_workshop, OPEN_KEY};
 use crate::challenge::link;
 use crate::ctl::startup::keep_saved_before_link;
 use crate::ctl::Notice;
 use crate::i18n::Key;
+use crate::lesson::ctl::LessonCtl;
 use crate::run::sim::{Run, RUN_VERSION};
 
 /// Opens a challenge or workshop link; a bad one is reported and changes nothing.
-pub fn open_link(w: WorkshopCtl, hash: &str) -> bool {
+pub fn open_link(w: LessonCtl, hash: &str) -> bool {
     let workshop = match link::open(hash) {
         Ok(workshop) => workshop,
         Err(why) => {
@@ -40,7 +41,7 @@ pub enum OpenedFrom {
 
 /// Opens `workshop` in place of the run (kept under `…/run/before-link` if it differs
 /// from the challenge's fresh start and is the learner's own) and says so.
-pub fn open_fresh(w: WorkshopCtl, workshop: Workshop) {
+pub fn open_fresh(w: LessonCtl, workshop: Workshop) {
     open_fresh_from(w, workshop, OpenedFrom::Link)
 }
 
@@ -48,7 +49,7 @@ pub fn open_fresh(w: WorkshopCtl, workshop: Workshop) {
 /// link"). An error on screen (its saved progress found unreadable while opening it, a
 /// saved run refused at start) stays until it is dismissed: an info notice never
 /// replaces an error (#40).
-pub fn open_fresh_from(w: WorkshopCtl, workshop: Workshop, from: OpenedFrom) {
+pub fn open_fresh_from(w: LessonCtl, workshop: Workshop, from: OpenedFrom) {
     let fresh = Run {
         v: RUN_VERSION,
         scenario: workshop.challenges[0].scenario.clone(),
@@ -60,7 +61,7 @@ pub fn open_fresh_from(w: WorkshopCtl, workshop: Workshop, from: OpenedFrom) {
         keep_saved_before_link(&crate::run::link::to_json(&fresh))
     };
     w.ctl.shared.set(false);
-    w.open_workshop(workshop, false);
+    open_workshop(w, workshop, false);
     let (opened, replaced) = match from {
         OpenedFrom::Link => (Key::NoticeWorkshopOpened, Key::NoticeWorkshopReplacedSaved),
         OpenedFrom::File => (
@@ -84,19 +85,19 @@ pub fn open_fresh_from(w: WorkshopCtl, workshop: Workshop, from: OpenedFrom) {
 
 /// The stage shows a preset as shipped with no action taken (a first visit opened by the
 /// link itself): replacing it loses nothing, so nothing is kept or offered back.
-fn untouched(w: WorkshopCtl) -> bool {
+fn untouched(w: LessonCtl) -> bool {
     w.ctl.untouched()
 }
 
 /// The workshop open before the reload, with the run saved with it; an unreadable one is
 /// set aside (`…/corrupt`) and reported.
-pub fn restore_open(w: WorkshopCtl) -> bool {
+pub fn restore_open(w: LessonCtl) -> bool {
     let Some(text) = storage::get(OPEN_KEY) else {
         return false;
     };
     match link::read_file(&text) {
         Ok(workshop) => {
-            w.open_workshop(workshop, true);
+            open_workshop(w, workshop, true);
             true
         }
         Err(why) => {

@@ -8,10 +8,11 @@ use leptos::prelude::*;
 
 use crate::browser::file::{read_chosen, set_href};
 use crate::browser::url::data_url;
-use crate::challenge::ctl::{title, use_workshop, words};
+use crate::challenge::ctl::{fragment, import_progress, leave, title, use_workshop, words};
 use crate::challenge::qr_dialog::QrDialog;
 use crate::ctl::Notice;
 use crate::i18n::{tr, use_i18n, Key};
+use crate::lesson::ctl::use_lesson;
 use crate::lesson::predict::Predict;
 
 #[component]
@@ -61,7 +62,7 @@ pub fn WorkshopStep() -> impl IntoView {
                 </Show>
                 <Predict/>
                 <div class="lesson__actions">
-                    <button type="button" data-testid="challenge-retry" on:click=move |_| w.retry()>{tr(Key::RestartStep)}</button>
+                    <button type="button" data-testid="challenge-retry" on:click=move |_| w.go(w.step.get_untracked())>{tr(Key::RestartStep)}</button>
                     <Show when=has_hint>
                         <button type="button" data-testid="challenge-hint" aria-pressed=move || w.hint.get().to_string()
                             on:click=move |_| w.hint.update(|h| *h = !*h)>{tr(Key::HintShow)}</button>
@@ -124,13 +125,14 @@ fn ChallengeList() -> impl IntoView {
 #[component]
 fn WorkshopTools() -> impl IntoView {
     let w = use_workshop();
+    let lesson = use_lesson();
     let qr = RwSignal::new(false);
     let export = move |ev: leptos::ev::MouseEvent| {
         set_href(&ev, w.progress.with_untracked(|p| data_url(&p.to_json())))
     };
     let import = move |ev: leptos::ev::Event| {
         read_chosen(&ev, move |text| {
-            let notice = match text.and_then(|t| w.import_progress(&t)) {
+            let notice = match text.and_then(|t| import_progress(w, &t)) {
                 Ok(()) => Notice::info(Key::ProgressImported, ""),
                 Err(why) => Notice::error(Key::NoticeBadProgress, why),
             };
@@ -138,12 +140,12 @@ fn WorkshopTools() -> impl IntoView {
         })
     };
     let share = move |_| {
-        if let Some(f) = w.fragment() {
+        if let Some(f) = fragment(&w) {
             crate::ctl::share::share_fragment(w.ctl, &f[1..], true);
         }
     };
     let url = Signal::derive(move || {
-        w.fragment()
+        fragment(&w)
             .map(|f| crate::ctl::share::page_url(&f[1..], true))
             .unwrap_or_default()
     });
@@ -158,7 +160,7 @@ fn WorkshopTools() -> impl IntoView {
             </label>
             <button type="button" data-testid="workshop-share" on:click=share>{tr(Key::ChallengeShare)}</button>
             <button type="button" data-testid="workshop-qr" on:click=move |_| qr.set(true)>{tr(Key::QrShow)}</button>
-            <button type="button" data-testid="workshop-leave" on:click=move |_| w.leave()>{tr(Key::WorkshopLeave)}</button>
+            <button type="button" data-testid="workshop-leave" on:click=move |_| leave(lesson)>{tr(Key::WorkshopLeave)}</button>
         </div>
         <QrDialog open=qr url=url/>
     }

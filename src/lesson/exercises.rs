@@ -56,12 +56,14 @@ fn blank_row(i: usize, k: Key, checked: RwSignal<bool>) -> impl IntoView {
     let i18n = use_i18n();
     let verdict = move || {
         lesson
+            .course
             .progress
             .with(|p| lesson::blank_verdicts(&p.blanks)[i])
     };
     let right = move || verdict() == lesson::Verdict::Right;
     let value = move || {
         lesson
+            .course
             .progress
             .with(|p| p.blanks.get(i).cloned().unwrap_or_default())
     };
@@ -77,7 +79,7 @@ fn blank_row(i: usize, k: Key, checked: RwSignal<bool>) -> impl IntoView {
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
                         checked.set(false);
-                        lesson.progress.update(|p| {
+                        lesson.course.progress.update(|p| {
                             if p.blanks.len() < BLANK_KEYS.len() {
                                 p.blanks.resize(BLANK_KEYS.len(), String::new());
                             }
@@ -105,7 +107,12 @@ fn blanks_exercise() -> impl IntoView {
     let lesson = use_lesson();
     let i18n = use_i18n();
     let checked = RwSignal::new(false);
-    let results = move || lesson.progress.with(|p| lesson::check_blanks(&p.blanks));
+    let results = move || {
+        lesson
+            .course
+            .progress
+            .with(|p| lesson::check_blanks(&p.blanks))
+    };
     let blanks = BLANK_KEYS
         .iter()
         .enumerate()

@@ -10,7 +10,7 @@ use outbox_model::lesson::STEPS;
 use crate::browser::file::read_chosen;
 use crate::browser::url::data_url;
 use crate::ctl::Notice;
-use crate::i18n::{tr, use_i18n, I18n, Key};
+use crate::i18n::{tr, use_i18n, I18n, Key, Reason};
 use crate::lesson::ctl::{use_lesson, LessonCtl, Progress, Tab};
 use crate::lesson::exercises::Exercises;
 use crate::lesson::guided_step::GuidedStep;
@@ -71,10 +71,15 @@ fn fold_button(folded: RwSignal<bool>, i18n: I18n) -> impl IntoView {
 /// machine); a bad file is refused with its reason and changes nothing.
 fn import_progress(lesson: LessonCtl, ev: &leptos::ev::Event) {
     read_chosen(ev, move |text| {
-        let notice = match text.and_then(|t| Progress::from_json(&t)) {
+        let read = |t: String| {
+            let course = lesson.course.open.with_untracked(|w| w.clone());
+            let course = course.ok_or_else(|| Reason::new(Key::NoticeBadProgress))?;
+            Progress::from_json(&t, &course, true)
+        };
+        let notice = match text.and_then(read) {
             Ok(p) => {
                 let at = p.step;
-                lesson.progress.set(p);
+                lesson.course.progress.set(p);
                 lesson.go(at);
                 Notice::info(Key::ProgressImported, "")
             }
@@ -86,7 +91,7 @@ fn import_progress(lesson: LessonCtl, ev: &leptos::ev::Event) {
 
 /// The progress's reset, export and import, presenter mode and the speaker notes.
 fn tools(lesson: LessonCtl, i18n: I18n) -> impl IntoView {
-    let export = move || lesson.progress.with(|p| data_url(&p.to_json()));
+    let export = move || lesson.course.progress.with(|p| data_url(&p.to_json()));
     view! {
         <div class="course__tools">
             <button type="button" data-testid="progress-reset" on:click=move |_| lesson.reset_progress()>
@@ -127,11 +132,21 @@ pub fn LessonPanel(
     let i18n = use_i18n();
     let done = move || {
         let n = lesson
+            .course
             .progress
             .with(|p| STEPS.iter().filter(|s| p.is_done(s.id)).count());
         i18n.t(Key::StepsDone)
             .replace("{n}", &n.to_string())
             .replace("{m}", &STEPS.len().to_string())
+    };
+    // #41: the first answer of every guess and of the why-question, right or not.
+    let predicted = move || {
+        let (n, m) = lesson.course.progress.with(Progress::predicted_right);
+        (m > 0).then(|| {
+            i18n.t(Key::ProgressPredicted)
+                .replace("{n}", &n.to_string())
+                .replace("{m}", &m.to_string())
+        })
     };
     let folded = RwSignal::new(false);
     let tabs = TABS
@@ -150,6 +165,7 @@ pub fn LessonPanel(
                     </Show>
                 </div>
                 <p class="course__done" data-testid="progress-done">{done}</p>
+                <p class="course__done" data-testid="progress-predicted">{predicted}</p>
                 {tools(lesson, i18n)}
             </div>
             <Show when=move || lesson.presenter.get()>

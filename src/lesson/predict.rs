@@ -1,12 +1,39 @@
 //! Predict, then reveal: before a kill the run stops and asks "lost, duplicate or fine?";
 //! the reveal (the button or `R`) lets it run to its end, and the model's outcome is set
-//! beside the guess.
+//! beside the guess. The choices come in the visit's order (#41), the keys 1–3 follow it,
+//! and only a step's first guess scores: a later one says which guess was counted.
 
 use leptos::prelude::*;
+use outbox_model::challenge::outcome_of_name;
 use outbox_model::lesson::Outcome;
 
-use crate::i18n::{tr, use_i18n, Key};
-use crate::lesson::ctl::{outcome_key, outcome_name, use_lesson, Predict as State};
+use crate::i18n::{tr, use_i18n, I18n, Key};
+use crate::lesson::ctl::{outcome_key, outcome_name, use_lesson, LessonCtl, Predict as State};
+
+/// What happened beside the guess; and, when the step's first guess was another, that
+/// the first is the one the score counts.
+fn revealed(lesson: LessonCtl, i18n: I18n, guess: Outcome, actual: Outcome) -> impl IntoView {
+    let counted = move || {
+        let course = lesson.on_stage();
+        let id = course.current_id()?;
+        let first = course
+            .progress
+            .with(|p| p.first_guess(&id).and_then(|f| outcome_of_name(&f.guess)))?;
+        (first != guess).then_some(first)
+    };
+    view! {
+        <p class="predict__result" data-testid="predict-result" data-actual=outcome_name(actual)>
+            <strong>{i18n.t(if guess == actual { Key::PredictRight } else { Key::PredictWrong })}</strong>
+            " " {i18n.t(Key::PredictResult)} " " {i18n.t(outcome_key(actual))}
+            " · " {i18n.t(Key::PredictChosen)} " " {i18n.t(outcome_key(guess))}
+        </p>
+        {move || counted().map(|first| view! {
+            <p class="predict__counted" data-testid="predict-counted" data-first=outcome_name(first)>
+                {i18n.t(Key::FirstAnswerCounted)} ": " {i18n.t(outcome_key(first))}
+            </p>
+        })}
+    }
+}
 
 #[component]
 pub fn Predict() -> impl IntoView {
@@ -31,11 +58,11 @@ pub fn Predict() -> impl IntoView {
         _ => None,
     };
     let buttons = move || {
-        Outcome::ALL
-            .iter()
+        lesson
+            .guess_order()
+            .into_iter()
             .enumerate()
             .map(|(i, o)| {
-                let o = *o;
                 view! {
                     <button
                         type="button"
@@ -68,13 +95,7 @@ pub fn Predict() -> impl IntoView {
                     {tr(Key::Reveal)}
                 </button>
                 {move || match state() {
-                    State::Revealed { guess, actual } => Some(view! {
-                        <p class="predict__result" data-testid="predict-result" data-actual=outcome_name(actual)>
-                            <strong>{i18n.t(if guess == actual { Key::PredictRight } else { Key::PredictWrong })}</strong>
-                            " " {i18n.t(Key::PredictResult)} " " {i18n.t(outcome_key(actual))}
-                            " · " {i18n.t(Key::PredictChosen)} " " {i18n.t(outcome_key(guess))}
-                        </p>
-                    }),
+                    State::Revealed { guess, actual } => Some(revealed(lesson, i18n, guess, actual)),
                     _ => None,
                 }}
             </div>

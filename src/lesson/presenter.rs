@@ -5,7 +5,7 @@
 
 use leptos::ev;
 use leptos::prelude::*;
-use outbox_model::lesson::{Outcome, STEPS};
+use outbox_model::lesson::STEPS;
 
 use crate::browser::broadcast::{use_broadcast, Broadcast};
 use crate::browser::keys::page_key_target;
@@ -101,9 +101,11 @@ pub fn keys(lesson: LessonCtl) {
                 e.prevent_default();
                 lesson.prev();
             }
-            "1" if guessing => lesson.guess(Outcome::Lost),
-            "2" if guessing => lesson.guess(Outcome::Duplicate),
-            "3" if guessing => lesson.guess(Outcome::Fine),
+            // The keys follow the order the choices are shown in this visit (#41).
+            d @ ("1" | "2" | "3") if guessing => {
+                let n = d.parse::<usize>().unwrap_or(1);
+                lesson.guess(lesson.guess_order()[n - 1]);
+            }
             "r" | "R" if guessing => lesson.reveal(),
             "p" | "P" => lesson.presenter.update(|p| *p = !*p),
             d @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") => {
@@ -136,7 +138,12 @@ pub fn broadcast(lesson: LessonCtl, i18n: I18n) {
         }
         let post = {
             let channel = channel.clone();
-            move || channel.post(&message(lesson.step.get_untracked(), i18n.lang_untracked()))
+            move || {
+                channel.post(&message(
+                    lesson.course.step.get_untracked(),
+                    i18n.lang_untracked(),
+                ))
+            }
         };
         match limit.try_update_value(|l| l.hello(now_ms())) {
             Some(Reply::Now) => post(),
@@ -161,7 +168,7 @@ pub fn broadcast(lesson: LessonCtl, i18n: I18n) {
             h.clear();
         }
     });
-    Effect::new(move |_| channel.post(&message(lesson.step.get(), i18n.lang())));
+    Effect::new(move |_| channel.post(&message(lesson.course.step.get(), i18n.lang())));
 }
 
 #[cfg(test)]

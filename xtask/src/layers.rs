@@ -17,6 +17,8 @@ use crate::{size, Ctx};
 struct State {
     /// `trunk build --release` succeeded in this run: dist/ is fresh.
     release_built: bool,
+    /// One layer run alone (`test-layer`): the size layer then builds its own release.
+    alone: bool,
 }
 
 type LayerFn = fn(&Ctx, &mut State) -> Result<bool>;
@@ -65,7 +67,11 @@ pub fn run_one(ctx: &Ctx, key: &str) -> ExitCode {
     }
     println!("\n== layer {key}: {name} ==");
     let t = Instant::now();
-    let (ok, notes) = run_layer(ctx, *layer, &mut State::default());
+    let mut state = State {
+        alone: true,
+        ..State::default()
+    };
+    let (ok, notes) = run_layer(ctx, *layer, &mut state);
     println!("layer {key}: {:.1} s", t.elapsed().as_secs_f64());
     print_notes(ok, &notes);
     println!("{} passed, {} failed", ok as u8, !ok as u8);
@@ -395,8 +401,17 @@ fn redis_bullmq(ctx: &Ctx, _: &mut State) -> Result<bool> {
     Ok(ok)
 }
 
-/// Layer 7: sizes of what layer 4 built.
+/// Layer 7: sizes of what layer 4 built. Run alone (`cargo xtask test-layer size`, what a
+/// change's before and after are measured with) it makes the release build itself.
 fn size_report(ctx: &Ctx, state: &mut State) -> Result<bool> {
+    if !state.release_built && state.alone {
+        state.release_built =
+            run_visible_noting(Command::new("trunk").current_dir(&ctx.root).args([
+                "build",
+                "--release",
+                "--offline",
+            ]))?;
+    }
     if !state.release_built {
         return Err("no release build: `trunk build --release` failed in layer 4".into());
     }

@@ -9,12 +9,12 @@ use outbox_model::challenge::{SolutionCheck, MAX_CHALLENGES};
 use crate::browser::file::set_href;
 use crate::browser::url::data_url;
 use crate::challenge::builder::form::Form;
-use crate::challenge::ctl::use_workshop;
 use crate::challenge::link::{challenge_fragment, workshop_of_one};
 use crate::challenge::qr_dialog::QrDialog;
 use crate::challenge::start::open_fresh;
 use crate::ctl::share::{page_url, share_fragment};
 use crate::i18n::{tr, use_i18n, Key};
+use crate::lesson::ctl::use_lesson;
 
 /// Adds the checked challenge to the workshop being made (up to its limit), with a
 /// number after its id when the id is taken.
@@ -37,7 +37,7 @@ fn add_to_workshop(form: Form) {
 
 #[component]
 pub fn CheckResult(form: Form) -> impl IntoView {
-    let w = use_workshop();
+    let w = use_lesson();
     let i18n = use_i18n();
     let qr = RwSignal::new(false);
     let ready = move || form.checked.get().and_then(Result::ok);

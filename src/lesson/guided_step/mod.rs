@@ -23,40 +23,41 @@ use crate::lesson::predict::Predict;
 pub fn GuidedStep() -> impl IntoView {
     let lesson = use_lesson();
     let i18n = use_i18n();
-    let words = move || step_words(STEPS[lesson.step.get()].id).expect("every step has words");
+    let words =
+        move || step_words(STEPS[lesson.course.step.get()].id).expect("every step has words");
     let step_of = move || {
         i18n.t(Key::StepOf)
-            .replace("{n}", &(lesson.step.get() + 1).to_string())
+            .replace("{n}", &(lesson.course.step.get() + 1).to_string())
             .replace("{m}", &STEPS.len().to_string())
     };
     view! {
         <div class="lesson" data-testid="lesson">
             <StepNav/>
-            <article class="lesson__step" data-testid="lesson-step" data-step=move || STEPS[lesson.step.get()].id>
+            <article class="lesson__step" data-testid="lesson-step" data-step=move || STEPS[lesson.course.step.get()].id>
                 <p class="lesson__meta">
                     <span data-testid="lesson-step-of">{step_of}</span>
                     " · "
-                    <span>{move || i18n.t(Key::SectionLabel).replace("{s}", STEPS[lesson.step.get()].section)}</span>
+                    <span>{move || i18n.t(Key::SectionLabel).replace("{s}", STEPS[lesson.course.step.get()].section)}</span>
                 </p>
                 <h2 class="lesson__title" data-testid="lesson-title">{move || i18n.t(words().title)}</h2>
                 <p class="lesson__body">{move || i18n.t(words().body)}</p>
                 <p
                     class="lesson__goal"
-                    class:lesson__goal--reached=move || lesson.reached.get()
+                    class:lesson__goal--reached=move || lesson.course.reached.get()
                     data-testid="lesson-goal"
-                    data-reached=move || lesson.reached.get().to_string()
+                    data-reached=move || lesson.course.reached.get().to_string()
                     aria-live="polite"
                 >
                     <span class="lesson__goal-text">{move || i18n.t(words().goal)}</span>
                     <strong class="lesson__goal-state" data-testid="goal-state">
-                        {move || if lesson.reached.get() { i18n.t(Key::GoalReached) } else { i18n.t(Key::GoalNotYet) }}
+                        {move || if lesson.course.reached.get() { i18n.t(Key::GoalReached) } else { i18n.t(Key::GoalNotYet) }}
                     </strong>
                 </p>
                 <WhyQuestion/>
                 <Predict/>
                 <StepVariants/>
                 <StepActions/>
-                <Show when=move || lesson.hint.get()>
+                <Show when=move || lesson.course.hint.get()>
                     <p class="lesson__hint" data-testid="lesson-hint-text">{move || i18n.t(words().hint)}</p>
                 </Show>
             </article>

@@ -17,14 +17,14 @@ pub fn StepNav() -> impl IntoView {
         .enumerate()
         .map(|(i, st)| {
             let w = step_words(st.id).expect("every step has words");
-            let done = move || lesson.progress.with(|p| p.is_done(st.id));
+            let done = move || lesson.course.progress.with(|p| p.is_done(st.id));
             view! {
                 <li>
                     <button
                         type="button"
                         class="lesson__nav-item"
                         class:lesson__nav-item--done=done
-                        aria-current=move || (lesson.step.get() == i).then_some("step")
+                        aria-current=move || (lesson.course.step.get() == i).then_some("step")
                         data-testid=format!("lesson-nav-{}", st.id)
                         on:click=move |_| lesson.go(i)
                     >

@@ -12,7 +12,7 @@ pub fn StepVariants() -> impl IntoView {
     let lesson = use_lesson();
     let i18n = use_i18n();
     move || {
-        let st = &STEPS[lesson.step.get()];
+        let st = &STEPS[lesson.course.step.get()];
         (!st.variants.is_empty()).then(|| {
             view! {
                 <div class="lesson__variants">

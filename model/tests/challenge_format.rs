@@ -686,7 +686,11 @@ fn a_check_in_slices_agrees_with_the_check_in_one_call() {
     c.scenario.workload.tasks = 2_000;
     c.scenario.workload.preloaded_events = 2_000;
     c.solution = Some(vec![]);
-    for goal in ["stuck >= 1000000000", "settled && lost == 0", "lost >= 1000000000"] {
+    for goal in [
+        "stuck >= 1000000000",
+        "settled && lost == 0",
+        "lost >= 1000000000",
+    ] {
         c.goal = Goal::parse(goal).unwrap();
         let whole = c.check();
         let mut runner = c.start_check().unwrap().expect("a solution");
@@ -698,7 +702,10 @@ fn a_check_in_slices_agrees_with_the_check_in_one_call() {
             slices += 1;
         }
         let out_of_work = matches!(whole, Err(CheckError::TooMuchWork { .. }));
-        assert!(!out_of_work || runner.progress_per_mille() == 1000, "{goal}");
+        assert!(
+            !out_of_work || runner.progress_per_mille() == 1000,
+            "{goal}"
+        );
         assert_eq!(runner.report(), whole, "{goal} after {slices} slices");
     }
 }

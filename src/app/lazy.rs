@@ -20,6 +20,9 @@ use crate::challenge::builder::Builder;
 use crate::challenge::ctl::WorkshopCtl;
 use crate::challenge::start;
 use crate::challenge::workshop_step::WorkshopStep;
+use crate::i18n::I18n;
+use crate::lesson::ctl::LessonCtl;
+use crate::lms::detect::Scorm;
 
 /// The challenge code could not be loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,5 +86,24 @@ door! {
     /// "Prove it" (a details tab): its own chunk, loaded when the tab is first chosen.
     proof fn proof(shown: Signal<bool>) -> AnyView {
         Ok(view! { <crate::proof::page::Proof shown/> }.into_any())
+    }
+}
+
+door! {
+    /// Embed mode (#45): the host page's postMessage API and the speaker notes' bridge,
+    /// in a chunk of their own, loaded only when the page is embedded.
+    embed fn embed(lesson: LessonCtl, i18n: I18n, open_workshop: Callback<String>, owner: Owner) -> () {
+        crate::lms::host_api::start(lesson, open_workshop, owner.clone());
+        owner.with(|| crate::lms::notes_bridge::page_side(lesson, i18n));
+        Ok(())
+    }
+}
+
+door! {
+    /// The SCORM client (#45), loaded only when a run-time's API object was found.
+    scorm fn scorm(lesson: LessonCtl, api: wasm_bindgen::JsValue, version: Scorm, owner: Owner) -> () {
+        let rt = crate::lms::scorm::Runtime::new(api, version);
+        crate::lms::scorm::start(lesson, rt, owner);
+        Ok(())
     }
 }

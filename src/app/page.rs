@@ -63,6 +63,8 @@ pub fn Playground() -> impl IntoView {
         }
     });
     crate::app::links::listen_for_links(workshop);
+    // #45: in a learning platform's frame, or under a SCORM run-time.
+    crate::app::embed::start(lesson, workshop, i18n);
     // Presenter mode restyles the whole page (high contrast, large type, fewer panels).
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {

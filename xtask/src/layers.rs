@@ -65,7 +65,12 @@ pub fn run_one(ctx: &Ctx, key: &str) -> ExitCode {
     }
     println!("\n== layer {key}: {name} ==");
     let t = Instant::now();
-    let (ok, notes) = run_layer(ctx, *layer, &mut State::default());
+    // The size report alone reports the dist/ an earlier release build left
+    // (`cargo xtask build-release`); in a whole run, only the e2e layer's own build.
+    let state = &mut State {
+        release_built: key == "size" && ctx.root.join("dist/sw.js").exists(),
+    };
+    let (ok, notes) = run_layer(ctx, *layer, state);
     println!("layer {key}: {:.1} s", t.elapsed().as_secs_f64());
     print_notes(ok, &notes);
     println!("{} passed, {} failed", ok as u8, !ok as u8);
@@ -233,6 +238,11 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
     // The offline test's "new deployment": this build with one change (tests/ship.rs).
     let next = ctx.tools.join("dist-next");
     crate::post_build::next_build_for_tests(&dist, &next)?;
+    // #45: the SCORM 1.2 package, unpacked as a learning platform does (tests/lms.rs).
+    let scorm = ctx.tools.join("scorm12");
+    let title = crate::scorm::course_title(&ctx.root)?;
+    let entries = crate::scorm::package(&dist, "test", &title, crate::scorm::Version::V12)?;
+    crate::scorm::unpack(&entries, &scorm)?;
 
     // Guards: dropped in reverse order (driver, then server) on every path out.
     let server = StaticServer::start(dist.clone()).map_err(proc::io_ctx("static server"))?;
@@ -265,6 +275,8 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
                 .env("OUTBOX_DIST", &dist)
                 .env("OUTBOX_DIST_NEXT", &next)
                 .env("OUTBOX_CLASSROOM", &classroom)
+                .env("OUTBOX_SCORM12", &scorm)
+                .env("OUTBOX_SCORM_AGAIN", setup::scorm_again_js(ctx))
                 .env("OUTBOX_LIGHTHOUSE", setup::lighthouse_cli(ctx)),
         )
     };
@@ -337,6 +349,7 @@ fn e2e_targets() -> Vec<String> {
         "stage",
         "ship",
         "classroom",
+        "lms",
     ]
     .iter()
     .flat_map(|t| ["--test", t])

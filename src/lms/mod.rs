@@ -1,0 +1,20 @@
+//! The page inside a school's learning platform (#45): embed mode, the postMessage API a
+//! host page talks to, and the SCORM run-time client.
+//!
+//! What the first load carries is small on purpose (`detect.rs`: is the page framed or
+//! asked to embed, is there a SCORM `API` on a parent or the opener; `notes_bridge.rs`'s
+//! notes side). The rest loads through `src/app/lazy.rs`'s doors only when it is needed:
+//! the host API (`host_api.rs`, with the notes bridge's page side) when the page is
+//! embedded, the SCORM client (`scorm.rs`) when a run-time was found. `messages.rs` (the
+//! protocol) and `report.rs` (what SCORM is told, the suspend data) are pure, tested
+//! natively.
+//!
+//! On the features' floor: it reads the lesson's progress and opens its steps; opening a
+//! workshop is handed in by `app/` (the challenge code is another feature).
+
+pub mod detect;
+pub mod host_api;
+pub mod messages;
+pub mod notes_bridge;
+pub mod report;
+pub mod scorm;

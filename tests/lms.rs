@@ -26,17 +26,22 @@ use outbox_playground::i18n::lesson_words::QUIZ;
 use serde_json::{json, Value};
 use static_server::{Options, StaticServer};
 
-/// The platform's side: scorm-again's SCORM 1.2 run-time as `window.API`, the package
-/// framed at its launch address, and what the run-time holds, read by the test.
+/// The platform's side: scorm-again's run-time (SCORM 1.2 as `window.API`, 2004 as
+/// `window.API_1484_11`), the package framed at its launch address, and what the run-time
+/// holds, read by the test.
 const SCORM_HARNESS_JS: &str = r#"
 window.__commits = 0;
 window.__finished = false;
-window.launch = function (href, saved) {
-  const api = new Scorm12API({ logLevel: 5 });
+window.launch = function (version, href, saved) {
+  const v12 = version === "1.2";
+  const api = v12 ? new Scorm12API({ logLevel: 5 }) : new Scorm2004API({ logLevel: 5 });
   api.loadFromJSON(saved);
-  api.on("LMSCommit", function () { window.__commits += 1; });
-  api.on("LMSFinish", function () { window.__finished = true; });
-  window.API = api;
+  api.on(v12 ? "LMSCommit" : "Commit", function () { window.__commits += 1; });
+  api.on(v12 ? "LMSFinish" : "Terminate", function () { window.__finished = true; });
+  window.API = v12 ? api : undefined;
+  window.API_1484_11 = v12 ? undefined : api;
+  window.__api = api;
+  window.__v12 = v12;
   window.__commits = 0;
   window.__finished = false;
   const frame = document.createElement("iframe");
@@ -53,19 +58,23 @@ window.unload = function () {
   setTimeout(function () { frame.remove(); }, 500);
 };
 window.record = function () {
-  const c = window.API.cmi;
-  return {
-    status: c.core.lesson_status, location: c.core.lesson_location,
-    raw: c.core.score.raw, min: c.core.score.min, max: c.core.score.max,
-    exit: c.core.exit, suspend: c.suspend_data,
-    commits: window.__commits, finished: window.__finished,
-  };
+  const c = window.__api.cmi;
+  const r = window.__v12
+    ? { status: c.core.lesson_status, location: c.core.lesson_location, raw: c.core.score.raw,
+        min: c.core.score.min, max: c.core.score.max, exit: c.core.exit }
+    : { status: c.completion_status + " " + c.success_status, location: c.location,
+        raw: c.score.raw, min: c.score.min, max: c.score.max, scaled: c.score.scaled, exit: c.exit };
+  r.suspend = c.suspend_data;
+  r.commits = window.__commits;
+  r.finished = window.__finished;
+  return r;
 };
 "#;
 
 const SCORM_HARNESS_HTML: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>A learning platform</title>
-<script src="scorm12.js"></script><script src="harness.js"></script></head>
+<script src="scorm12.js"></script><script src="scorm2004.js"></script>
+<script src="harness.js"></script></head>
 <body><h1>A learning platform</h1></body></html>
 "#;
 
@@ -121,7 +130,10 @@ fn folder(name: &str) -> PathBuf {
 async fn wait_js(client: &Client, script: &str, secs: u64) -> Result<Value, String> {
     let deadline = Instant::now() + Duration::from_secs(secs);
     loop {
-        let v = client.execute(script, vec![]).await.map_err(|e| e.to_string())?;
+        let v = client
+            .execute(script, vec![])
+            .await
+            .map_err(|e| e.to_string())?;
         if !(v.is_null() || v == json!(false)) {
             return Ok(v);
         }
@@ -147,7 +159,11 @@ async fn enter_page(client: &Client, frame_id: &str) -> TestResult {
 
 /// The launch address the manifest names for its SCO.
 fn launch_href(manifest: &str) -> String {
-    let at = manifest.find("adlcp:scormtype=\"sco\" href=\"").expect("a SCO") + 27;
+    let at = manifest
+        .to_lowercase()
+        .find("adlcp:scormtype=\"sco\" href=\"")
+        .expect("a SCO")
+        + 27;
     let end = manifest[at..].find('"').unwrap();
     manifest[at..at + end].replace("&amp;", "&")
 }
@@ -173,16 +189,30 @@ async fn answer_quiz(client: &Client) -> TestResult {
     Ok(())
 }
 
-#[tokio::test]
-async fn a_scorm_runtime_records_the_course_and_a_second_launch_resumes() {
-    let dir = folder("scorm");
-    copy_dir(Path::new(&env_url("OUTBOX_SCORM12")), &dir.join("sco"));
-    std::fs::copy(env_url("OUTBOX_SCORM_AGAIN"), dir.join("scorm12.js")).unwrap();
+/// The platform: the package `env` names unpacked under `sco/`, scorm-again's run-times
+/// and the harness, in a fresh folder; the SCO's launch address (the manifest's) and the
+/// manifest.
+fn platform(name: &str, env: &str) -> (PathBuf, String, String) {
+    let dir = folder(name);
+    copy_dir(Path::new(&env_url(env)), &dir.join("sco"));
+    let again = PathBuf::from(env_url("OUTBOX_SCORM_AGAIN"));
+    for file in ["scorm12.js", "scorm2004.js"] {
+        std::fs::copy(again.with_file_name(file), dir.join(file)).unwrap();
+    }
     std::fs::write(dir.join("harness.js"), SCORM_HARNESS_JS).unwrap();
     std::fs::write(dir.join("index.html"), SCORM_HARNESS_HTML).unwrap();
     let manifest = std::fs::read_to_string(dir.join("sco/imsmanifest.xml")).unwrap();
     let href = format!("sco/{}", launch_href(&manifest));
-    assert_eq!(href, "sco/index.html?embed", "the manifest's launch address");
+    (dir, href, manifest)
+}
+
+#[tokio::test]
+async fn a_scorm_runtime_records_the_course_and_a_second_launch_resumes() {
+    let (dir, href, manifest) = platform("scorm12", "OUTBOX_SCORM12");
+    assert_eq!(
+        href, "sco/index.html?embed",
+        "the manifest's launch address"
+    );
     // The platform gives the SCO the mastery score its manifest names.
     assert!(manifest.contains("<adlcp:masteryscore>75</adlcp:masteryscore>"));
     let server = StaticServer::start_with(dir.clone(), Options::default()).unwrap();
@@ -192,7 +222,7 @@ async fn a_scorm_runtime_records_the_course_and_a_second_launch_resumes() {
     with_session(client, move |client| async move {
         client.goto(&harness).await?;
         let first = json!({ "student_data": { "mastery_score": "75" } });
-        client.execute("launch(arguments[0], arguments[1])", vec![json!(href), first]).await?;
+        client.execute("launch('1.2', arguments[0], arguments[1])", vec![json!(href), first]).await?;
         enter_page(&client, "sco").await?;
         walk(&client, STEPS[0].id, "arm-api-queue_add").await?;
         walk(&client, STEPS[1].id, "arm-api-commit").await?;
@@ -223,7 +253,7 @@ async fn a_scorm_runtime_records_the_course_and_a_second_launch_resumes() {
             "student_data": { "mastery_score": "75" },
             "suspend_data": suspend,
         });
-        client.execute("launch(arguments[0], arguments[1])", vec![json!(href), saved]).await?;
+        client.execute("launch('1.2', arguments[0], arguments[1])", vec![json!(href), saved]).await?;
         enter_page(&client, "sco").await?;
         wait_attr(&client, "lesson-step", "data-step", STEPS[1].id, 10).await?;
         for st in &STEPS[..2] {
@@ -245,7 +275,10 @@ async fn a_scorm_runtime_records_the_course_and_a_second_launch_resumes() {
 /// The messages of `type` the host got from the page so far.
 async fn got(client: &Client, kind: &str) -> Result<Vec<Value>, fantoccini::error::CmdError> {
     let v = client
-        .execute("return window.__got.filter(m => m.data && m.data.type === arguments[0])", vec![json!(kind)])
+        .execute(
+            "return window.__got.filter(m => m.data && m.data.type === arguments[0])",
+            vec![json!(kind)],
+        )
         .await?;
     Ok(v.as_array().cloned().unwrap_or_default())
 }
@@ -279,6 +312,14 @@ fn request(kind: &str, fields: Value) -> Value {
     m
 }
 
+/// The host page's address on `localhost`: another origin and another site than the
+/// page's 127.0.0.1.
+fn host_url(server: &StaticServer, page_origin: &str) -> String {
+    let page: String =
+        url::form_urlencoded::byte_serialize(format!("{page_origin}/").as_bytes()).collect();
+    format!("http://localhost:{}/?page={page}", server.addr.port())
+}
+
 #[tokio::test]
 async fn a_host_on_another_origin_talks_to_the_embedded_page() {
     let page = env_url("OUTBOX_E2E_URL");
@@ -287,8 +328,7 @@ async fn a_host_on_another_origin_talks_to_the_embedded_page() {
     std::fs::write(dir.join("host.js"), HOST_JS).unwrap();
     std::fs::write(dir.join("index.html"), HOST_HTML).unwrap();
     let server = StaticServer::start_with(dir.clone(), Options::default()).unwrap();
-    // Another origin and another site than the page's 127.0.0.1.
-    let host = format!("http://localhost:{}/?page={}", server.addr.port(), url::form_urlencoded::byte_serialize(format!("{page_origin}/").as_bytes()).collect::<String>());
+    let host = host_url(&server, &page_origin);
     let webdriver = env_url("OUTBOX_WEBDRIVER_URL");
     let client = connect(&webdriver, 1400, 1000, &[]).await;
     with_session(client, move |client| async move {
@@ -344,7 +384,10 @@ async fn tabs_leave_no_history(client: &Client) -> TestResult {
         click(client, tab).await?;
     }
     let search = client.execute("return location.search", vec![]).await?;
-    assert!(search.as_str().unwrap_or_default().contains("tab="), "{search}");
+    assert!(
+        search.as_str().unwrap_or_default().contains("tab="),
+        "{search}"
+    );
     let after = client.execute("return history.length", vec![]).await?;
     assert_eq!(before, after, "tabs pushed history entries");
     Ok(())
@@ -376,4 +419,138 @@ async fn notes_follow_the_framed_page(client: &Client) -> TestResult {
     client.close_window().await?;
     client.switch_to_window(main).await?;
     Ok(())
+}
+
+/// A session whose browser refuses every site's storage (cookies and site data blocked,
+/// as a strict browser or a school's policy does): what a platform's frame may face.
+async fn connect_without_storage(webdriver: &str) -> Client {
+    let caps = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": std::env::var("OUTBOX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--disable-background-networking", "--disable-component-update",
+                     "--disable-sync", "--no-first-run", "--window-size=1400,1000",
+                     "--accept-lang=uz-UZ,uz"],
+            "prefs": { "profile.default_content_setting_values.cookies": 2 },
+        },
+    });
+    let Value::Object(caps) = caps else {
+        unreachable!()
+    };
+    fantoccini::ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(webdriver)
+        .await
+        .unwrap_or_else(|err| panic!("cannot open a WebDriver session at {webdriver}: {err}"))
+}
+
+/// Storage refused in a sandboxed frame: the page says so in a notice and works on (the
+/// host still hears from it); no panic.
+#[tokio::test]
+async fn storage_refused_in_a_frame_is_a_notice_not_a_panic() {
+    let page = env_url("OUTBOX_E2E_URL");
+    let page_origin = page.trim_end_matches('/').to_string();
+    let dir = folder("nostorage");
+    std::fs::write(dir.join("host.js"), HOST_JS).unwrap();
+    std::fs::write(dir.join("index.html"), HOST_HTML).unwrap();
+    let server = StaticServer::start_with(dir.clone(), Options::default()).unwrap();
+    let host = host_url(&server, &page_origin);
+    let client = connect_without_storage(&env_url("OUTBOX_WEBDRIVER_URL")).await;
+    let outcome = tokio::spawn({
+        let client = client.clone();
+        async move {
+            client.goto(&host).await?;
+            let refused = client
+                .execute(
+                    "try { window.localStorage.length; return false } catch (e) { return e.name }",
+                    vec![],
+                )
+                .await?;
+            assert_eq!(refused, "SecurityError", "the browser refuses storage");
+            wait_got(&client, "ready", 30).await?;
+            enter_page(&client, "page").await?;
+            let notice = client
+                .wait()
+                .at_most(Duration::from_secs(10))
+                .for_element(Locator::Css(&css("notice")))
+                .await?
+                .text()
+                .await?;
+            assert!(!notice.is_empty(), "a notice says progress is not kept");
+            assert!(
+                client
+                    .find(Locator::Css(&css("panic-panel")))
+                    .await
+                    .is_err(),
+                "no panic"
+            );
+            // The page still works: a step's goal is reached and the host hears of it.
+            click(&client, "arm-api-queue_add").await?;
+            run_to_end(&client).await?;
+            wait_attr(&client, "lesson-goal", "data-reached", "true", 20).await?;
+            client.enter_parent_frame().await?;
+            wait_got(&client, "goal-reached", 10).await?;
+            TestResult::Ok(())
+        }
+    })
+    .await;
+    let _ = client.close().await;
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    match outcome {
+        Ok(result) => result.unwrap(),
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
+    }
+}
+
+/// SCORM 2004 (the second package): the same page reports in 2004's data model.
+#[tokio::test]
+async fn a_scorm_2004_runtime_records_completion_success_and_the_scaled_score() {
+    let (dir, href, manifest) = platform("scorm2004", "OUTBOX_SCORM2004");
+    assert_eq!(
+        href, "sco/index.html?embed&scorm=2004",
+        "the manifest's launch address"
+    );
+    assert!(manifest.contains("<imsss:minNormalizedMeasure>0.75<"));
+    let server = StaticServer::start_with(dir.clone(), Options::default()).unwrap();
+    let harness = server.url();
+    let client = connect(&env_url("OUTBOX_WEBDRIVER_URL"), 1400, 1000, &[]).await;
+    with_session(client, move |client| async move {
+        client.goto(&harness).await?;
+        let first = json!({ "scaled_passing_score": "0.75" });
+        client
+            .execute(
+                "launch('2004', arguments[0], arguments[1])",
+                vec![json!(href), first],
+            )
+            .await?;
+        enter_page(&client, "sco").await?;
+        walk(&client, STEPS[0].id, "arm-api-queue_add").await?;
+        client.enter_parent_frame().await?;
+        let r = wait_js(
+            &client,
+            "const r = record(); return r.suspend.includes('lose-dual') && r",
+            10,
+        )
+        .await?;
+        assert_eq!(r["status"], "incomplete unknown", "{r}");
+        assert_eq!(r["location"], STEPS[0].id, "{r}");
+        enter_page(&client, "sco").await?;
+        answer_quiz(&client).await?;
+        client.enter_parent_frame().await?;
+        client.execute("unload()", vec![]).await?;
+        let r = wait_js(&client, "const r = record(); return r.finished && r", 10).await?;
+        assert_eq!(r["status"], "completed passed", "{r}");
+        assert_eq!(
+            (r["raw"].as_str(), r["scaled"].as_str()),
+            (Some("75"), Some("0.75")),
+            "{r}"
+        );
+        assert_eq!(r["exit"], "suspend", "{r}");
+        Ok(())
+    })
+    .await;
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }

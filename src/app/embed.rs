@@ -14,7 +14,7 @@ use crate::lms::detect;
 
 /// Starts what the page's place asks for (nothing on its own site).
 pub fn start(lesson: LessonCtl, workshop: WorkshopCtl, i18n: I18n) {
-    let owner = Owner::current().unwrap_or_else(Owner::new);
+    let owner = Owner::current().unwrap_or_default();
     if detect::embedded() {
         if let Some(root) = document().document_element() {
             let _ = root.set_attribute("data-embed", "");
@@ -39,5 +39,7 @@ pub fn start(lesson: LessonCtl, workshop: WorkshopCtl, i18n: I18n) {
 /// The code could not be fetched (offline before it ever was): the page says so and
 /// works on, its progress kept in this browser only.
 fn unloaded(ctl: Ctl) {
-    let _ = ctl.notice.try_set(Some(Notice::error(Key::LmsUnloaded, "")));
+    let _ = ctl
+        .notice
+        .try_set(Some(Notice::error(Key::LmsUnloaded, "")));
 }

@@ -63,7 +63,10 @@ pub fn find_scorm() -> Option<(JsValue, Scorm)> {
     let w = web_sys::window()?;
     let here: JsValue = w.clone().into();
     let found = climb(&here, version.api_name()).or_else(|| {
-        let opener = w.opener().ok().filter(|o| !o.is_null() && !o.is_undefined())?;
+        let opener = w
+            .opener()
+            .ok()
+            .filter(|o| !o.is_null() && !o.is_undefined())?;
         climb(&opener, version.api_name())
     })?;
     Some((found, version))

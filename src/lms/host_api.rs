@@ -73,7 +73,11 @@ pub fn start(lesson: LessonCtl, open_workshop: Callback<String>, owner: Owner) -
             let origin = e.origin();
             host.last_origin.set(Some(origin.clone()));
             // An opaque origin ("null") cannot be named as a target: any is the only way.
-            let to = if origin == "null" { "*".to_string() } else { origin };
+            let to = if origin == "null" {
+                "*".to_string()
+            } else {
+                origin
+            };
             answer(lesson, host, open_workshop, asked, &to);
         });
         on_cleanup(move || handle.remove());
@@ -99,8 +103,13 @@ fn answer(lesson: LessonCtl, host: Host, open_workshop: Callback<String>, asked:
     let id = asked.id.as_ref();
     match asked.request {
         Ok(Request::GetProgress) => {
-            let p = lesson.progress.with_untracked(|p| serde_json::to_value(p).unwrap_or_default());
-            host.post(&messages::message("progress", json!({ "progress": p }), id), Some(to));
+            let p = lesson
+                .progress
+                .with_untracked(|p| serde_json::to_value(p).unwrap_or_default());
+            host.post(
+                &messages::message("progress", json!({ "progress": p }), id),
+                Some(to),
+            );
         }
         Ok(Request::OpenStep(i)) => {
             lesson.tab.set(Tab::Path);

@@ -133,8 +133,12 @@ mod tests {
         let asked = read(&get.to_string()).unwrap();
         assert_eq!(asked.request, Ok(Request::GetProgress));
         assert_eq!(asked.id, Some(json!(7)));
-        let step = json!({"protocol": PROTOCOL, "version": 1, "type": "open-step", "step": STEPS[2].id});
-        assert_eq!(read(&step.to_string()).unwrap().request, Ok(Request::OpenStep(2)));
+        let step =
+            json!({"protocol": PROTOCOL, "version": 1, "type": "open-step", "step": STEPS[2].id});
+        assert_eq!(
+            read(&step.to_string()).unwrap().request,
+            Ok(Request::OpenStep(2))
+        );
         for junk in [
             String::new(),
             "hello".into(),
@@ -144,7 +148,10 @@ mod tests {
             json!({"protocol": PROTOCOL, "version": "1", "type": "get-progress"}).to_string(),
             json!({"protocol": PROTOCOL, "version": 1, "type": "delete-everything"}).to_string(),
             json!({"protocol": PROTOCOL, "version": 1}).to_string(),
-            format!(r#"{{"protocol":"{PROTOCOL}","version":1,"type":"get-progress","pad":"{}"}}"#, "x".repeat(MAX_CHARS)),
+            format!(
+                r#"{{"protocol":"{PROTOCOL}","version":1,"type":"get-progress","pad":"{}"}}"#,
+                "x".repeat(MAX_CHARS)
+            ),
         ] {
             assert_eq!(read(&junk), None, "{junk:.80}");
         }
@@ -165,6 +172,10 @@ mod tests {
             "not-a-workshop-link"
         );
         let long_id = json!({"protocol": PROTOCOL, "version": 1, "type": "get-progress", "id": "i".repeat(65)});
-        assert_eq!(read(&long_id.to_string()).unwrap().id, None, "a long id is dropped");
+        assert_eq!(
+            read(&long_id.to_string()).unwrap().id,
+            None,
+            "a long id is dropped"
+        );
     }
 }

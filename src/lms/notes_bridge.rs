@@ -43,15 +43,16 @@ pub fn notes_side() {
     };
     let from = opener.clone();
     let own = origin.clone();
-    let listener = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        let from_opener = e.source().is_some_and(|s| Object::is(&s, &from));
-        if !from_opener || e.origin() != own {
-            return;
-        }
-        if let Some(text) = e.data().as_string().filter(|t| parse(t).is_some()) {
-            let _ = channel.post_message(&JsValue::from_str(&text));
-        }
-    });
+    let listener =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let from_opener = e.source().is_some_and(|s| Object::is(&s, &from));
+            if !from_opener || e.origin() != own {
+                return;
+            }
+            if let Some(text) = e.data().as_string().filter(|t| parse(t).is_some()) {
+                let _ = channel.post_message(&JsValue::from_str(&text));
+            }
+        });
     let _ = w.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
     // The notes window's lifetime: the window keeps the listener.
     listener.forget();

@@ -35,7 +35,6 @@ struct Names {
     commit: &'static str,
     error: &'static str,
     location: &'static str,
-    entry: &'static str,
     exit: &'static str,
     score: &'static str,
 }
@@ -48,7 +47,6 @@ const V12: Names = Names {
     commit: "LMSCommit",
     error: "LMSGetLastError",
     location: "cmi.core.lesson_location",
-    entry: "cmi.core.entry",
     exit: "cmi.core.exit",
     score: "cmi.core.score",
 };
@@ -61,7 +59,6 @@ const V2004: Names = Names {
     commit: "Commit",
     error: "GetLastError",
     location: "cmi.location",
-    entry: "cmi.entry",
     exit: "cmi.exit",
     score: "cmi.score",
 };
@@ -127,7 +124,9 @@ impl Runtime {
             .parse::<f64>()
             .ok()
             .filter(|m| m.is_finite())
-            .map_or(report::DEFAULT_MASTERY, |m| (m * scale).clamp(0.0, 100.0).round() as u32)
+            .map_or(report::DEFAULT_MASTERY, |m| {
+                (m * scale).clamp(0.0, 100.0).round() as u32
+            })
     }
 
     /// Writes what changed between `before` and `now`; commits when `commit_now`.
@@ -161,7 +160,10 @@ impl Runtime {
             }
             Scorm::V2004 => {
                 let done = r.all_steps || r.score.is_some();
-                self.set("cmi.completion_status", if done { "completed" } else { "incomplete" });
+                self.set(
+                    "cmi.completion_status",
+                    if done { "completed" } else { "incomplete" },
+                );
                 let success = match r.status {
                     Status::Passed => "passed",
                     Status::Failed => "failed",
@@ -190,7 +192,9 @@ pub fn start(lesson: LessonCtl, rt: Runtime, owner: Owner) -> bool {
     let rt = StoredValue::new_local(rt);
     owner.with(|| {
         Effect::new(move |_| {
-            let now = lesson.progress.with(|p| (report::report(p, mastery), report::steps_done(p)));
+            let now = lesson
+                .progress
+                .with(|p| (report::report(p, mastery), report::steps_done(p)));
             // A goal reached, a status or a score changed: commit, so the platform's
             // gradebook has it even if the page is closed without unloading.
             let commit_now = last.with_value(|l| {

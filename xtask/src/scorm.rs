@@ -50,7 +50,11 @@ pub fn run(ctx: &Ctx) -> Result<Vec<PathBuf>, String> {
         let bytes = zip(&entries)?;
         std::fs::create_dir_all(ctx.root.join("target")).map_err(|e| e.to_string())?;
         std::fs::write(&path, &bytes).map_err(|e| format!("write {}: {e}", path.display()))?;
-        println!("scorm: {} ({:.1} KB)", path.display(), bytes.len() as f64 / 1024.0);
+        println!(
+            "scorm: {} ({:.1} KB)",
+            path.display(),
+            bytes.len() as f64 / 1024.0
+        );
         out.push(path);
     }
     Ok(out)
@@ -132,8 +136,15 @@ pub fn manifest(version: &str, title: &str, v: Version, files: &[String]) -> Str
         .collect();
     let id = format!("outbox-playground-{}", xml_escape(version));
     match v {
-        Version::V12 => format!(
-            r#"<?xml version="1.0" encoding="UTF-8"?>
+        Version::V12 => manifest_12(&id, &title, &list),
+        Version::V2004 => manifest_2004(&id, &title, &list),
+    }
+}
+
+/// SCORM 1.2's manifest: the mastery score on the item (`adlcp:masteryscore`).
+fn manifest_12(id: &str, title: &str, list: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="{id}" version="1.2"
   xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
   xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
@@ -158,9 +169,14 @@ pub fn manifest(version: &str, title: &str, v: Version, files: &[String]) -> Str
   </resources>
 </manifest>
 "#
-        ),
-        Version::V2004 => format!(
-            r#"<?xml version="1.0" encoding="UTF-8"?>
+    )
+}
+
+/// SCORM 2004's: the pass mark as the primary objective's normalized measure, which a
+/// platform gives the SCO as `cmi.scaled_passing_score`.
+fn manifest_2004(id: &str, title: &str, list: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="{id}" version="1"
   xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
   xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
@@ -194,9 +210,8 @@ pub fn manifest(version: &str, title: &str, v: Version, files: &[String]) -> Str
   </resources>
 </manifest>
 "#,
-            scaled = f64::from(MASTERY_PERCENT) / 100.0
-        ),
-    }
+        scaled = f64::from(MASTERY_PERCENT) / 100.0
+    )
 }
 
 #[cfg(test)]

@@ -59,7 +59,7 @@ pub fn App() -> impl IntoView {
     // `?notes`: the speaker-notes window, nothing else.
     if url_param("notes").is_some() {
         // Opened by an embedded page, whose channel cannot reach this window (#45).
-        crate::lms::notes_bridge::notes_side();
+        crate::app::embed::notes();
         return Either::Left(view! { <SpeakerNotes/> });
     }
 

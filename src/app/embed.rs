@@ -1,7 +1,8 @@
 //! The page in a learning platform (#45), wired: in embed mode (`?embed`, or framed) the
 //! page marks `<html data-embed>` (a compact header, `style/lms/embed.css`) and loads the
-//! host API and the notes bridge; under a SCORM run-time it loads the SCORM client. Both
-//! through `lazy.rs`'s doors, so a page on its own site fetches neither.
+//! host API and the notes bridge, which also look for a SCORM run-time; when one is found,
+//! the SCORM client loads. Both through `lazy.rs`'s doors, so a page on its own site
+//! fetches neither.
 
 use leptos::prelude::*;
 
@@ -10,28 +11,43 @@ use crate::challenge::ctl::WorkshopCtl;
 use crate::ctl::{Ctl, Notice};
 use crate::i18n::{I18n, Key};
 use crate::lesson::ctl::LessonCtl;
-use crate::lms::detect;
+use crate::lms::detect::{self, Embedded};
 
 /// Starts what the page's place asks for (nothing on its own site).
 pub fn start(lesson: LessonCtl, workshop: WorkshopCtl, i18n: I18n) {
-    let owner = Owner::current().unwrap_or_default();
-    if detect::embedded() {
-        if let Some(root) = document().document_element() {
-            let _ = root.set_attribute("data-embed", "");
-        }
-        let open = Callback::new(move |link: String| crate::app::links::open(workshop, link));
-        let owner = owner.clone();
-        leptos::task::spawn_local(async move {
-            if lazy::embed(lesson, i18n, open, owner).await.is_err() {
-                unloaded(lesson.ctl);
-            }
-        });
+    if !detect::embedded() {
+        return;
     }
-    if let Some((api, version)) = detect::find_scorm() {
-        leptos::task::spawn_local(async move {
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("data-embed", "");
+    }
+    let owner = Owner::current().unwrap_or_default();
+    let open_workshop = Callback::new(move |link: String| crate::app::links::open(workshop, link));
+    let job = Embedded::Page {
+        lesson,
+        i18n,
+        open_workshop,
+        owner: owner.clone(),
+    };
+    leptos::task::spawn_local(async move {
+        let found = match lazy::embed(job).await {
+            Ok(found) => found,
+            Err(_) => return unloaded(lesson.ctl),
+        };
+        if let Some((api, version)) = found {
             if lazy::scorm(lesson, api, version, owner).await.is_err() {
                 unloaded(lesson.ctl);
             }
+        }
+    });
+}
+
+/// The notes window opened by an embedded page: its side of the notes bridge (loaded
+/// only when the window has an opener).
+pub fn notes() {
+    if detect::has_opener() {
+        leptos::task::spawn_local(async {
+            let _ = lazy::embed(Embedded::Notes).await;
         });
     }
 }

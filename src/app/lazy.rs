@@ -20,9 +20,8 @@ use crate::challenge::builder::Builder;
 use crate::challenge::ctl::WorkshopCtl;
 use crate::challenge::start;
 use crate::challenge::workshop_step::WorkshopStep;
-use crate::i18n::I18n;
 use crate::lesson::ctl::LessonCtl;
-use crate::lms::detect::Scorm;
+use crate::lms::detect::{Embedded, Scorm};
 
 /// The challenge code could not be loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,12 +89,22 @@ door! {
 }
 
 door! {
-    /// Embed mode (#45): the host page's postMessage API and the speaker notes' bridge,
-    /// in a chunk of their own, loaded only when the page is embedded.
-    embed fn embed(lesson: LessonCtl, i18n: I18n, open_workshop: Callback<String>, owner: Owner) -> () {
-        crate::lms::host_api::start(lesson, open_workshop, owner.clone());
-        owner.with(|| crate::lms::notes_bridge::page_side(lesson, i18n));
-        Ok(())
+    /// Embed mode (#45), in a chunk of its own loaded only when the page is embedded: the
+    /// host page's postMessage API and the page's side of the speaker notes' bridge, or,
+    /// in a notes window, its side. Returns the SCORM run-time found on a parent or the
+    /// opener (looked for here, so the first load does not carry the search).
+    embed fn embed(job: Embedded) -> Option<(wasm_bindgen::JsValue, Scorm)> {
+        Ok(match job {
+            Embedded::Notes => {
+                crate::lms::notes_bridge::notes_side();
+                None
+            }
+            Embedded::Page { lesson, i18n, open_workshop, owner } => {
+                crate::lms::host_api::start(lesson, open_workshop, owner.clone());
+                owner.with(|| crate::lms::notes_bridge::page_side(lesson, i18n));
+                crate::lms::detect::find_scorm()
+            }
+        })
     }
 }
 

@@ -1,7 +1,7 @@
 //! Where the page runs: embedded (`?embed`, or framed by another page) and under a SCORM
 //! run-time (an `API` object on a parent or the opener, found as SCORM's API discovery
-//! algorithm looks for it). In the first load: it decides whether the embed and SCORM
-//! code is fetched at all.
+//! algorithm looks for it). `embedded` is in the first load (it decides whether the embed
+//! code is fetched at all); the search for a run-time runs in the embed chunk.
 
 use wasm_bindgen::JsValue;
 use web_sys::js_sys::{Object, Reflect};
@@ -23,6 +23,29 @@ impl Scorm {
             Scorm::V2004 => "API_1484_11",
         }
     }
+}
+
+/// What the embed chunk is asked to do (`src/app/lazy.rs`'s `embed` door). Made once per
+/// page, so the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum Embedded {
+    /// The speaker-notes window of an embedded page: its side of the bridge.
+    Notes,
+    /// The embedded page: the host API and the page's side of the notes bridge.
+    Page {
+        lesson: crate::lesson::ctl::LessonCtl,
+        i18n: crate::i18n::I18n,
+        /// Opens a `#workshop=`/`#challenge=` link (the challenge code is `app/`'s to call).
+        open_workshop: leptos::prelude::Callback<String>,
+        owner: leptos::prelude::Owner,
+    },
+}
+
+/// Whether another window opened this one (and did not give it up with `noopener`).
+pub fn has_opener() -> bool {
+    web_sys::window()
+        .and_then(|w| w.opener().ok())
+        .is_some_and(|o| !o.is_null() && !o.is_undefined())
 }
 
 /// Whether the page runs embedded: `?embed` (a host can ask for it) or in a frame.

@@ -4,7 +4,7 @@
 //! `window.open` handle instead, in the channel's own words (`presenter::message`,
 //! `HELLO`):
 //!
-//! - the notes window (`notes_side`, in the first load: it runs on `?notes`) says hello
+//! - the notes window (`notes_side`: on `?notes` with an opener) says hello
 //!   to its opener, and re-posts each step message its opener sends onto its own
 //!   channel, where the notes view hears it (and checks it, `presenter::parse`);
 //! - the embedded page (`page_side`, loaded with the embed code) learns the notes

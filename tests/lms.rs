@@ -363,6 +363,7 @@ async fn a_host_on_another_origin_talks_to_the_embedded_page() {
         run_to_end(&client).await?;
         wait_attr(&client, "lesson-goal", "data-reached", "true", 20).await?;
         client.enter_parent_frame().await?;
+        screenshot(&client, "lms-embedded.png").await?;
         let goal = wait_got(&client, "goal-reached", 10).await?;
         assert_eq!(goal[0]["data"]["step"], STEPS[0].id);
         assert_eq!(goal[0]["data"]["done"], 1);

@@ -9,6 +9,7 @@ pub mod ctl;
 pub mod error_panel;
 pub mod i18n;
 pub mod lesson;
+pub mod lms;
 pub mod proof;
 pub mod run;
 pub mod stage;
@@ -57,6 +58,8 @@ pub fn App() -> impl IntoView {
 
     // `?notes`: the speaker-notes window, nothing else.
     if url_param("notes").is_some() {
+        // Opened by an embedded page, whose channel cannot reach this window (#45).
+        crate::app::embed::notes();
         return Either::Left(view! { <SpeakerNotes/> });
     }
 

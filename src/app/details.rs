@@ -65,7 +65,8 @@ pub fn DetailsTabs() -> impl IntoView {
     let choose = move |name: &'static str| {
         if tab.get_untracked() != name {
             tab.set(name);
-            set_url_param("tab", Some(name), true);
+            // Embedded (#45), a tab is not the platform's Back button's: replaced.
+            set_url_param("tab", Some(name), !crate::lms::detect::embedded());
         }
     };
     let buttons = TABS

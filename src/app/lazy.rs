@@ -20,6 +20,7 @@ use crate::challenge::builder::Builder;
 use crate::challenge::start;
 use crate::challenge::workshop_step::WorkshopStep;
 use crate::lesson::ctl::LessonCtl;
+use crate::lms::detect::{Embedded, Scorm};
 
 /// The challenge code could not be loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,5 +84,34 @@ door! {
     /// "Prove it" (a details tab): its own chunk, loaded when the tab is first chosen.
     proof fn proof(shown: Signal<bool>) -> AnyView {
         Ok(view! { <crate::proof::page::Proof shown/> }.into_any())
+    }
+}
+
+door! {
+    /// Embed mode (#45), in a chunk of its own loaded only when the page is embedded: the
+    /// host page's postMessage API and the page's side of the speaker notes' bridge, or,
+    /// in a notes window, its side. Returns the SCORM run-time found on a parent or the
+    /// opener (looked for here, so the first load does not carry the search).
+    embed fn embed(job: Embedded) -> Option<(wasm_bindgen::JsValue, Scorm)> {
+        Ok(match job {
+            Embedded::Notes => {
+                crate::lms::notes_bridge::notes_side();
+                None
+            }
+            Embedded::Page { lesson, i18n, open_workshop, owner } => {
+                crate::lms::host_api::start(lesson, open_workshop, owner.clone());
+                owner.with(|| crate::lms::notes_bridge::page_side(lesson, i18n));
+                crate::lms::detect::find_scorm()
+            }
+        })
+    }
+}
+
+door! {
+    /// The SCORM client (#45), loaded only when a run-time's API object was found.
+    scorm fn scorm(lesson: LessonCtl, api: wasm_bindgen::JsValue, version: Scorm, owner: Owner) -> () {
+        let rt = crate::lms::scorm::Runtime::new(api, version);
+        crate::lms::scorm::start(lesson, rt, owner);
+        Ok(())
     }
 }

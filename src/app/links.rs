@@ -63,6 +63,14 @@ fn through_door(
     });
 }
 
+/// Opens a challenge or workshop link a host page sent (#45's `open-workshop`), as if it
+/// were pasted into the tab.
+pub fn open(w: LessonCtl, hash: String) {
+    if link::is_challenge_fragment(&hash) {
+        through_door(w, lazy::open_link(w, hash), || ());
+    }
+}
+
 /// Opens a challenge or workshop link pasted into the open tab; removed on cleanup.
 pub fn listen_for_links(w: LessonCtl) {
     let handle = window_event_listener(leptos::ev::hashchange, move |_| {

@@ -6,6 +6,7 @@
 
 pub mod details;
 pub mod door_view;
+pub mod embed;
 pub mod header;
 pub mod lang_switch;
 pub mod lazy;

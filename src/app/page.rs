@@ -60,6 +60,8 @@ pub fn Playground() -> impl IntoView {
         }
     });
     crate::app::links::listen_for_links(lesson);
+    // #45: in a learning platform's frame, or under a SCORM run-time.
+    crate::app::embed::start(lesson, i18n);
     // Presenter mode restyles the whole page (high contrast, large type, fewer panels).
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {

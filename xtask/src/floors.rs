@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// Each top-level folder (or file) of `src/` and its floor: a file may import only
 /// floors below its own, and files of its own folder. Higher is nearer the page's root.
-pub const FLOORS: [(&str, u8); 13] = [
+pub const FLOORS: [(&str, u8); 14] = [
     // The crate root: `main.rs` mounts, `lib.rs` holds `<App/>`.
     ("main", 7),
     ("lib", 7),
@@ -27,6 +27,8 @@ pub const FLOORS: [(&str, u8); 13] = [
     // Features built on the stage and the lesson.
     ("challenge", 5),
     ("proof", 5),
+    // #45: embedded in a learning platform (the host API, SCORM).
+    ("lms", 5),
     // The stage and the course.
     ("stage", 4),
     ("lesson", 4),

@@ -239,6 +239,15 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
     // The offline test's "new deployment": this build with one change (tests/ship.rs).
     let next = ctx.tools.join("dist-next");
     crate::post_build::next_build_for_tests(&dist, &next)?;
+    // #45: the SCORM packages, unpacked as a learning platform does (tests/lms.rs).
+    let title = crate::scorm::course_title(&ctx.root)?;
+    for (v, name) in [
+        (crate::scorm::Version::V12, "scorm12"),
+        (crate::scorm::Version::V2004, "scorm2004"),
+    ] {
+        let entries = crate::scorm::package(&dist, "test", &title, v)?;
+        crate::scorm::unpack(&entries, &ctx.tools.join(name))?;
+    }
 
     // Guards: dropped in reverse order (driver, then server) on every path out.
     let server = StaticServer::start(dist.clone()).map_err(proc::io_ctx("static server"))?;
@@ -271,6 +280,9 @@ fn end_to_end(ctx: &Ctx, state: &mut State) -> Result<bool> {
                 .env("OUTBOX_DIST", &dist)
                 .env("OUTBOX_DIST_NEXT", &next)
                 .env("OUTBOX_CLASSROOM", &classroom)
+                .env("OUTBOX_SCORM12", ctx.tools.join("scorm12"))
+                .env("OUTBOX_SCORM2004", ctx.tools.join("scorm2004"))
+                .env("OUTBOX_SCORM_AGAIN", setup::scorm_again_js(ctx))
                 .env("OUTBOX_LIGHTHOUSE", setup::lighthouse_cli(ctx)),
         )
     };
@@ -343,6 +355,7 @@ fn e2e_targets() -> Vec<String> {
         "stage",
         "ship",
         "classroom",
+        "lms",
     ]
     .iter()
     .flat_map(|t| ["--test", t])

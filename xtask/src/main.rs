@@ -9,6 +9,7 @@
 //!   with its precompressed files on every interface, for a classroom's local network.
 //! - `cargo xtask build-release`: the same build, nothing served (GitHub Pages' workflow).
 //! - `cargo xtask dist-zip`: that build as `target/outbox-playground-<version>-dist.zip`.
+//! - `cargo xtask scorm`: that build as SCORM 1.2 and 2004 packages (`scorm.rs`, #45).
 //! - `cargo xtask css` / `cargo xtask post-build`: Trunk's pre_build / post_build hooks.
 //! - `cargo xtask floors`: the page's import map between folders and what breaks its
 //!   floors (`floors.rs`; a unit test keeps them in the native layer).
@@ -27,6 +28,7 @@ mod pg;
 mod post_build;
 mod proc;
 mod redis;
+mod scorm;
 mod serve_release;
 mod setup;
 mod size;
@@ -80,6 +82,8 @@ const USAGE: &str = "usage:
                                       into dist/ (what the GitHub Pages workflow publishes)
   cargo xtask dist-zip                zip dist/ with nginx and Caddy snippets into
                                       target/outbox-playground-<version>-dist.zip
+  cargo xtask scorm                   package dist/ for a learning platform: target/
+                                      outbox-playground-scorm12.zip and -scorm2004.zip
   cargo xtask css                     join style/ into generated/app.css (Trunk's pre_build hook)
   cargo xtask post-build              finish Trunk's staging folder: icons, manifest, CSP,
                                       service worker, .br/.gz (Trunk's post_build hook)
@@ -136,6 +140,13 @@ fn main() -> ExitCode {
             Ok(_) => ExitCode::SUCCESS,
             Err(err) => {
                 eprintln!("dist-zip: {err}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("scorm") if rest.is_empty() => match scorm::run(&ctx) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("scorm: {err}");
                 ExitCode::FAILURE
             }
         },

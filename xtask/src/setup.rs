@@ -28,6 +28,8 @@ pub const AXE_NPM: &str = "axe-core@4.14.1";
 pub const LIGHTHOUSE_NPM: &str = "lighthouse@12.2.3";
 /// Minifies the release build's JavaScript (`cargo xtask post-build`).
 pub const TERSER_NPM: &str = "terser@5.51.4";
+/// A SCORM run-time (a learning platform's side): tests/lms.rs's harness page loads it.
+pub const SCORM_AGAIN_NPM: &str = "scorm-again@3.4.3";
 /// The queue truth suite's BullMQ and its Redis client. The lesson used bullmq 6.3.19,
 /// which npm no longer serves; 6.3.16 is the nearest in that line. ioredis 5.11.1 is the
 /// one bullmq 6.3.16 was built and tested with (its devDependency; a peer dependency).
@@ -64,6 +66,9 @@ pub fn run(ctx: &Ctx, scope: Scope) -> Result<()> {
         stage("postgresql server", || postgresql(ctx))?;
         stage("redis-server", || redis_server(ctx))?;
         stage("bullmq + ioredis (npm)", || bullmq(ctx))?;
+        stage(&format!("scorm-again (npm {SCORM_AGAIN_NPM})"), || {
+            scorm_again(ctx)
+        })?;
     }
     println!("setup: done in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
@@ -395,6 +400,17 @@ fn lighthouse(ctx: &Ctx) -> Result<String> {
 /// harness.js loads).
 pub fn node_modules(ctx: &Ctx) -> PathBuf {
     ctx.tools.join("node_modules")
+}
+
+/// scorm-again's SCORM 1.2 run-time for a browser (`window.Scorm12API`).
+pub fn scorm_again_js(ctx: &Ctx) -> PathBuf {
+    ctx.tools.join("node_modules/scorm-again/dist/scorm12.js")
+}
+
+fn scorm_again(ctx: &Ctx) -> Result<String> {
+    npm_packages(ctx, &[SCORM_AGAIN_NPM], "scorm-again", || {
+        scorm_again_js(ctx).exists()
+    })
 }
 
 fn terser(ctx: &Ctx) -> Result<String> {

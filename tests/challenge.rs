@@ -272,6 +272,38 @@ async fn challenge_code_that_cannot_load_is_said_and_the_stage_works_on() {
     .await;
 }
 
+/// Waits until the draft's first goal reads `changed` and no refusal is shown.
+async fn wait_goal_taken(client: &Client, changed: &str) -> TestResult {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while prop(client, "draft-goal-0", "value").await? != changed
+        || client
+            .find(Locator::Css(&css("draft-goal-refused-0")))
+            .await
+            .is_ok()
+    {
+        assert!(Instant::now() < deadline, "the changed goal was not taken");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Ok(())
+}
+
+/// Copies the draft's workshop link; the link the address bar then holds.
+async fn copied_workshop_link(
+    client: &Client,
+) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+    reveal(client, "draft-copy").await?;
+    click(client, "draft-copy").await?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let url = client.current_url().await?.to_string();
+        if url.contains("#workshop=") {
+            return Ok(url);
+        }
+        assert!(Instant::now() < deadline, "no workshop link in the address");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// #41: the built-in lesson is a workshop an instructor can take, change and share. Its
 /// file, downloaded from the builder, reads back to the lesson's own steps; taken into
 /// the builder's draft, one goal changed, shared: the link opens the changed workshop in
@@ -304,27 +336,8 @@ async fn the_lesson_exported_edited_and_shared_opens_changed() {
             .map_err(|e| format!("{e:?}"))?
             .to_string();
         set_value(&client, "draft-goal-0", &changed).await?;
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while prop(&client, "draft-goal-0", "value").await? != changed
-            || client
-                .find(Locator::Css(&css("draft-goal-refused-0")))
-                .await
-                .is_ok()
-        {
-            assert!(Instant::now() < deadline, "the changed goal was not taken");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        reveal(&client, "draft-copy").await?;
-        click(&client, "draft-copy").await?;
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let link = loop {
-            let url = client.current_url().await?.to_string();
-            if url.contains("#workshop=") {
-                break url;
-            }
-            assert!(Instant::now() < deadline, "no workshop link in the address");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        };
+        wait_goal_taken(&client, &changed).await?;
+        let link = copied_workshop_link(&client).await?;
         eprintln!(
             "the lesson as a workshop link: {} characters",
             link.chars().count()

@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::dist_zip::ZipWriter;
-use crate::{post_build, setup, Ctx};
+use crate::{setup, Ctx};
 
 /// The two versions a package is made for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +77,7 @@ pub fn package(
     title: &str,
     v: Version,
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let files: Vec<String> = post_build::files(dist)?
+    let files: Vec<String> = crate::dist_files::list(dist)?
         .into_iter()
         .filter(|f| !f.ends_with(".br") && !f.ends_with(".gz"))
         .collect();

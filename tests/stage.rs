@@ -838,8 +838,11 @@ async fn nothing_moves_while_playing(client: &Client) -> TestResult {
     )
     .await?;
     for (name, seen) in [("playing", &playing), ("finished", &after)] {
-        for (a, b) in before.iter().zip(seen.iter()) {
-            let same = a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() < 1.0);
+        // Every box keeps its place; the control bar and Play keep their size too (the
+        // pipeline, last, grows downwards as the run fills its tables).
+        for (i, (a, b)) in before.iter().zip(seen.iter()).enumerate() {
+            let n = if i + 1 == before.len() { 3 } else { 6 };
+            let same = a[..n].iter().zip(&b[..n]).all(|(x, y)| (x - y).abs() < 1.0);
             assert!(same, "{name}: the layout moved: {a:?} → {b:?}");
         }
     }

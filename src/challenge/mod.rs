@@ -11,6 +11,7 @@
 pub mod builder;
 pub mod ctl;
 pub mod link;
+pub mod pack;
 pub mod qr;
 pub mod qr_dialog;
 pub mod reasons;

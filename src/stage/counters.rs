@@ -180,13 +180,24 @@ pub fn CountersPanel() -> impl IntoView {
             .replace("{de}", &de.to_string())
             .replace("{ph}", &ph.to_string())
     };
+    // A phone shows the four counters that matter in a strip; the rest on a tap (#42).
+    let more = RwSignal::new(false);
     view! {
-        <div class="counters" data-testid="counters">
+        <div class="counters" class:counters--more=move || more.get() data-testid="counters">
             <h2 class="visually-hidden">{tr(Key::CountersHeading)}</h2>
             <div class="counters__row counters__row--flow">{tiles(FLOW, "counter--big")}</div>
             <div class="counters__row counters__row--harm">{tiles(HARM, "counter--big")}</div>
             <div class="counters__row counters__row--small">{tiles(SMALL, "counter--small")}</div>
             <p class="counters__canon" data-testid="canon-line" hidden=move || !canon()>{line}</p>
+            <button
+                type="button"
+                class="counters__more"
+                data-testid="counters-more"
+                aria-expanded=move || more.get().to_string()
+                on:click=move |_| more.update(|m| *m = !*m)
+            >
+                {move || i18n.t(if more.get() { Key::CountersFewer } else { Key::CountersMore })}
+            </button>
             <p class="visually-hidden" aria-live="polite" data-testid="live-region">{spoken}</p>
         </div>
     }

@@ -1,4 +1,5 @@
-//! The first row of the control bar: play/pause, one step, step back, speed, reset,
+//! The first row of the control bar: play/pause, one step, step back, speed (the part a
+//! phone keeps in a bar at the bottom of the screen, under the thumb: #42), then reset,
 //! share and help.
 
 use leptos::prelude::*;
@@ -21,7 +22,7 @@ pub fn Transport() -> impl IntoView {
     };
     let finished = move || ctl.finished_tracked();
     view! {
-        <div class="controls__row">
+        <div class="controls__row controls__transport" data-testid="transport">
             <button
                 type="button"
                 class="controls__play"
@@ -60,6 +61,8 @@ pub fn Transport() -> impl IntoView {
                 />
                 <output data-testid="speed-value">{speed_text}</output>
             </label>
+        </div>
+        <div class="controls__row controls__tools">
             <button type="button" data-testid="reset" on:click=move |_| ctl.reset()>
                 {tr(Key::Reset)}
             </button>

@@ -92,9 +92,9 @@ mod seen;
 mod trace;
 mod wire;
 
-pub use design::{Bounds, Design};
+pub use design::{Bounds, Departure, Design};
 pub use matrix::{crash_cell, crash_explorer, matrix_rows, row_process, Cell, CellOutcome};
-pub use property::{Property, Report, Verdict};
+pub use property::{retry_acts_once, Property, Report, Verdict};
 pub use remote::{matrix_searches, Answer, FromWorker, Search, Searching, ToWorker};
 pub use trace::{action_text, step_name, to_rust_test, Trace};
 
@@ -120,7 +120,9 @@ const OBS_INVARIANTS: usize = 4;
 const OBS_DUP_DELIVERY: usize = 5;
 /// A terminal state (in crash-point mode: one after the kill).
 const OBS_TERMINAL: usize = 6;
-const OBS: usize = 7;
+/// A terminal state where retrying the failed set does not act once on each failed event.
+const OBS_RETRIED: usize = 7;
+const OBS: usize = 8;
 
 const FLAG_TERMINAL: u8 = 1;
 const FLAG_SETTLED: u8 = 2;

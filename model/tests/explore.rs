@@ -2,8 +2,8 @@
 //! traces, the crash-point matrix. Run with `--nocapture` to see the traces.
 
 use outbox_model::explore::{
-    crash_cell, explore, matrix_rows, retry_acts_once, to_rust_test, Bounds, CellOutcome, Design,
-    Explorer, Property, Trace, Verdict,
+    crash_cell, departures, explore, matrix_rows, retry_acts_once, to_rust_test, Bounds,
+    CellOutcome, Design, Explorer, Property, Trace, Verdict,
 };
 use outbox_model::swarm::{allows, Facts, Outcome};
 use outbox_model::world::ProcKind;
@@ -443,5 +443,43 @@ fn cell_outcomes_are_ordered_worst_first() {
     assert_eq!(
         v,
         vec![Lost, DuplicateEffect, Phantom, DuplicateDelivery, Fine]
+    );
+}
+
+/// The proof page's bounds line names every setting that is not a BullMQ or PostgreSQL
+/// default: for the designs, only the timers (a tick stands for a second; the explorer
+/// makes them say nothing about order); `maxStalledCount` is BullMQ's 1. A raised count
+/// would be named.
+#[test]
+fn the_designs_depart_from_the_defaults_only_in_their_timers() {
+    let b = Bounds::default();
+    for d in Design::all() {
+        let named: Vec<_> = d
+            .departures(&b)
+            .into_iter()
+            .map(|x| (x.name, x.value, x.default))
+            .collect();
+        assert_eq!(
+            named,
+            vec![
+                ("lockDuration", "1 s".to_string(), "30 s".to_string()),
+                ("stalledInterval", "1 s".to_string(), "30 s".to_string()),
+            ],
+            "{}",
+            d.name()
+        );
+    }
+    let mut s = Design::OutboxInbox.scenario(&b);
+    s.config.queue.max_stalled_count = 2;
+    s.config.queue.remove_on_fail = true;
+    let names: Vec<_> = departures(&s).into_iter().map(|d| d.name).collect();
+    assert_eq!(
+        names,
+        [
+            "removeOnFail",
+            "maxStalledCount",
+            "lockDuration",
+            "stalledInterval"
+        ]
     );
 }

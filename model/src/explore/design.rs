@@ -122,44 +122,50 @@ impl Design {
     /// bounds line). PostgreSQL runs as installed (READ COMMITTED, no lock or statement
     /// timeout): the model has no PostgreSQL setting to differ.
     pub fn departures(self, b: &Bounds) -> Vec<Departure> {
-        let q = self.scenario(b).config.queue;
-        let d = QueueOptions::default();
-        let rows: [(&'static str, String, String); 5] = [
-            (
-                "removeOnComplete",
-                keep_text(q.remove_on_complete, q.keep_completed),
-                keep_text(d.remove_on_complete, d.keep_completed),
-            ),
-            (
-                "removeOnFail",
-                keep_text(q.remove_on_fail, q.keep_failed),
-                keep_text(d.remove_on_fail, d.keep_failed),
-            ),
-            (
-                "maxStalledCount",
-                q.max_stalled_count.to_string(),
-                d.max_stalled_count.to_string(),
-            ),
-            (
-                "lockDuration",
-                ticks_text(q.lock_duration_ticks),
-                ticks_text(d.lock_duration_ticks),
-            ),
-            (
-                "stalledInterval",
-                ticks_text(q.stalled_interval_ticks),
-                ticks_text(d.stalled_interval_ticks),
-            ),
-        ];
-        rows.into_iter()
-            .filter(|(_, v, d)| v != d)
-            .map(|(name, value, default)| Departure {
-                name,
-                value,
-                default,
-            })
-            .collect()
+        departures(&self.scenario(b))
     }
+}
+
+/// Every setting of `s` that differs from a BullMQ or PostgreSQL default (see
+/// [`Design::departures`]).
+pub fn departures(s: &Scenario) -> Vec<Departure> {
+    let q = &s.config.queue;
+    let d = QueueOptions::default();
+    let rows: [(&'static str, String, String); 5] = [
+        (
+            "removeOnComplete",
+            keep_text(q.remove_on_complete, q.keep_completed),
+            keep_text(d.remove_on_complete, d.keep_completed),
+        ),
+        (
+            "removeOnFail",
+            keep_text(q.remove_on_fail, q.keep_failed),
+            keep_text(d.remove_on_fail, d.keep_failed),
+        ),
+        (
+            "maxStalledCount",
+            q.max_stalled_count.to_string(),
+            d.max_stalled_count.to_string(),
+        ),
+        (
+            "lockDuration",
+            ticks_text(q.lock_duration_ticks),
+            ticks_text(d.lock_duration_ticks),
+        ),
+        (
+            "stalledInterval",
+            ticks_text(q.stalled_interval_ticks),
+            ticks_text(d.stalled_interval_ticks),
+        ),
+    ];
+    rows.into_iter()
+        .filter(|(_, v, d)| v != d)
+        .map(|(name, value, default)| Departure {
+            name,
+            value,
+            default,
+        })
+        .collect()
 }
 
 /// `removeOnComplete` / `removeOnFail` as BullMQ takes it: true, false, or a count.

@@ -92,7 +92,7 @@ mod seen;
 mod trace;
 mod wire;
 
-pub use design::{Bounds, Departure, Design};
+pub use design::{departures, Bounds, Departure, Design};
 pub use matrix::{crash_cell, crash_explorer, matrix_rows, row_process, Cell, CellOutcome};
 pub use property::{retry_acts_once, Property, Report, Verdict};
 pub use remote::{matrix_searches, Answer, FromWorker, Search, Searching, ToWorker};

@@ -167,6 +167,17 @@ impl fmt::Display for Report {
             self.depth,
             schedules_text(self.schedules)
         )?;
+        let not_default: Vec<String> = super::departures(&self.scenario)
+            .iter()
+            .map(|d| format!("{} {} (default {})", d.name, d.value, d.default))
+            .collect();
+        if !not_default.is_empty() {
+            writeln!(
+                f,
+                "  not a BullMQ/PostgreSQL default: {}",
+                not_default.join(", ")
+            )?;
+        }
         for (p, v) in &self.properties {
             match v {
                 Verdict::Holds { states, schedules } => writeln!(

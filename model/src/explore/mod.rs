@@ -55,9 +55,10 @@
 //! - **Relay symmetry.** Relays share one program and one configuration: states that
 //!   differ only by which relay is which are one state.
 //! - **Lost.** `lost` counts events the auditor judged lost: committed, never acted on,
-//!   and nothing durable or alive can still bring them to an effect. Only an operator
-//!   (retrying failed jobs, un-marking rows) can bring such an event back, and the
-//!   explorer takes no operator actions, so the verdict is checked at every state; the
+//!   and no retained state can still bring them to an effect. A job in BullMQ's failed set
+//!   is not lost (class `Failed`: it waits for a retry, which `retried_once` checks at the
+//!   terminal states). Only an operator (un-marking rows) can bring a lost event back, and
+//!   the explorer takes no operator actions, so the verdict is checked at every state; the
 //!   search counts any edge where `lost` went down ([`Report::lost_retracted`], 0 in
 //!   every test).
 //!

@@ -562,3 +562,86 @@ async fn the_quiz_says_its_score_counts_first_answers() {
         Some((q.right + 1) % 3)
     );
 }
+
+/// Outbox + inbox, one task, the worker killed twice at COMMIT (BullMQ's default
+/// `maxStalledCount` 1): the job ends in the failed set, or with `removeOnFail` deleted.
+fn failed_job_sim(remove_on_fail: bool) -> Sim {
+    use outbox_model::scenario::{ApiMode, Timed, When, WorkerMode};
+    let mut s = outbox_model::Scenario::default();
+    s.workload.tasks = 1;
+    s.config.api = ApiMode::Outbox;
+    s.config.worker = WorkerMode::InboxSameTx;
+    s.config.relays = 1;
+    s.config.workers = 1;
+    s.config.queue.remove_on_fail = remove_on_fail;
+    s.schedule.push(Timed {
+        at_tick: 0,
+        action: Action::ArmKill {
+            process: "worker-1".into(),
+            step: Step::Commit,
+            when: When::Always,
+            times: Some(2),
+        },
+    });
+    let mut sim = Sim::new(s);
+    sim.ticks(5_000);
+    sim
+}
+
+/// #41: a failed job is not lost. The counters show it beside LOST, the queue card's
+/// failed job has BullMQ's `job.retry()`, and the retry acts on it once.
+#[wasm_bindgen_test]
+async fn a_failed_job_is_counted_apart_from_lost_and_retried_from_the_queue_card() {
+    use outbox_playground::stage::pipeline::queue_view::QueueView;
+    let (host, ctl) = mount_with(failed_job_sim(false), || {
+        view! { <CountersPanel/><QueueView/> }
+    });
+    settle().await;
+    assert_eq!(text(&host, "count-lost"), "0");
+    assert_eq!(text(&host, "count-failed_needs_retry"), "1");
+    let tile = by_testid(&host, "counter-failed_needs_retry");
+    assert_eq!(
+        tile.query_selector(".counter__label")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        t(Lang::Uz, Key::CFailedRetry)
+    );
+    by_testid(&host, "retry-job-1").click();
+    settle().await;
+    let last = ctl.with_inputs(|i| i.last().cloned());
+    assert_eq!(last, Some(Input::Act(Action::RetryJob { event: 1 })));
+    ctl.with_world(|w| assert_eq!(w.counters().failed_needs_retry, 0));
+    // Run on: the retried job is acted on once.
+    ctl.run_ticks(5_000);
+    ctl.with_world(|w| {
+        let c = w.counters();
+        assert_eq!(
+            (c.lost, c.failed_needs_retry, c.effects),
+            (0, 0, 1),
+            "{c:?}"
+        );
+    });
+}
+
+/// With `removeOnFail` the failed job is gone: the event is lost, and the retry the
+/// event's card offers is refused in the reader's language.
+#[wasm_bindgen_test]
+async fn a_retry_after_remove_on_fail_is_refused_in_the_readers_language() {
+    use outbox_playground::stage::lifecycle::Lifecycle;
+    let (host, ctl) = mount_with(failed_job_sim(true), || view! { <Lifecycle/> });
+    ctl.selected_event.set(Some(1));
+    settle().await;
+    ctl.with_world(|w| assert_eq!(w.counters().lost, 1));
+    by_testid(&host, "life-retry").click();
+    settle().await;
+    let notice = ctl.notice.get_untracked().expect("the refusal is shown");
+    assert!(notice.error);
+    let said = notice.why.text(Lang::Uz);
+    assert_eq!(
+        said,
+        t(Lang::Uz, Key::ReasonNoJobToRetry).replace("{event}", "1")
+    );
+    assert!(said.contains("removeOnFail"), "{said}");
+}

@@ -31,7 +31,7 @@ fn perf_case(c: &mut Criterion) {
             bch.iter(|| {
                 let mut e = Explorer::new(&s, &b);
                 e.run();
-                assert_eq!(e.states(), 51_233);
+                assert_eq!(e.states(), 50_736);
                 e.states()
             })
         },

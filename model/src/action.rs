@@ -192,8 +192,14 @@ pub enum Action {
         event: u32,
         times: u32,
     },
-    /// An operator retries BullMQ's failed set.
+    /// An operator retries BullMQ's failed set (`queue.retryJobs({ state: 'failed' })`).
     RetryFailedJobs,
+    /// An operator retries one failed job, the one of event `h-event` (BullMQ's
+    /// `job.retry()`): back to wait, to be delivered again. Refused when the job is gone
+    /// (`removeOnFail`, a flush) or not failed.
+    RetryJob {
+        event: u32,
+    },
     /// Redis restarts without persistence: every job, and with it every jobId, is gone.
     RedisFlush,
     /// Redis restarts with `appendonly yes`: every acknowledged job, and its jobId, is still

@@ -19,11 +19,20 @@ pub enum Class {
     Effected,
     /// Not acted on yet, but something durable or alive still carries it.
     InFlight,
-    /// Committed, never acted on, and nothing can ever deliver it.
+    /// Committed, never acted on, and no retained state will ever deliver it: never
+    /// published, its job removed (`removeOnFail`, `removeOnComplete` and then lost),
+    /// flushed by a Redis restart without persistence, or its row cleaned.
     Lost,
+    /// Committed, never acted on, and its job sits in BullMQ's failed set (or waits with
+    /// a deferred failure that puts it there at the next fetch, e.g. stalled more than
+    /// `maxStalledCount` times): nothing moves it on by itself, but the job is retained,
+    /// and `job.retry()` delivers it. Not lost: it waits for a retry. (JSON counter
+    /// `failed_needs_retry`.) A row in the dead-letter table `outbox_olik` is not this
+    /// class: the database still holds it, and it is counted in flight.
+    Failed,
 }
 
-const CLASSES: usize = 5;
+const CLASSES: usize = 6;
 
 fn slot(c: Class) -> usize {
     c as usize
@@ -395,17 +404,21 @@ impl Auditor {
         self.class_counts[slot(c)]
     }
 
-    /// conservation: every committed event is acted on, in flight, or lost — each exactly
-    /// once — and the tally of commits heard equals the tally of classes judged.
+    /// conservation: every committed event is acted on, in flight, failed (waiting for a
+    /// retry) or lost — each exactly once — and the tally of commits heard equals the
+    /// tally of classes judged.
     pub fn check_conservation(&self) -> Result<(), String> {
-        let judged =
-            self.count(Class::Effected) + self.count(Class::InFlight) + self.count(Class::Lost);
+        let judged = self.count(Class::Effected)
+            + self.count(Class::InFlight)
+            + self.count(Class::Failed)
+            + self.count(Class::Lost);
         if judged != self.committed_events {
             return Err(format!(
-                "conservation: {} committed events heard, but effected {} + in flight {} + lost {} = {}",
+                "conservation: {} committed events heard, but effected {} + in flight {} + failed {} + lost {} = {}",
                 self.committed_events,
                 self.count(Class::Effected),
                 self.count(Class::InFlight),
+                self.count(Class::Failed),
                 self.count(Class::Lost),
                 judged
             ));

@@ -40,6 +40,7 @@ fn dual_write_db_first_loses_an_event() {
         effects: 0,
         events_in_outbox: 0,
         events_unpublished: 0,
+        failed_needs_retry: 0,
         in_flight: 0,
         lost: 1,
         oldest_unpublished_age_ticks: 0,

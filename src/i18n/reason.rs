@@ -70,6 +70,15 @@ impl Reason {
             Refusal::CannotStep { process } => {
                 Reason::new(Key::ReasonCannotStep).arg("process", process)
             }
+            Refusal::NoJobToRetry { event } => {
+                Reason::new(Key::ReasonNoJobToRetry).arg("event", event)
+            }
+            Refusal::JobNotFailed { event } => {
+                Reason::new(Key::ReasonJobNotFailed).arg("event", event)
+            }
+            Refusal::RetryWhileRedisDown { event } => {
+                Reason::new(Key::ReasonRetryRedisDown).arg("event", event)
+            }
         }
     }
 

@@ -83,6 +83,7 @@ pub fn class_name(lang: Lang, c: Class) -> &'static str {
             Class::Effected => Key::ClassEffected,
             Class::InFlight => Key::ClassInFlight,
             Class::Lost => Key::ClassLost,
+            Class::Failed => Key::ClassFailed,
         },
     )
 }
@@ -150,6 +151,7 @@ pub fn note_text(lang: Lang, note: &Note, who: impl Fn(Wait) -> String) -> Strin
                 .replace("{n}", &event.to_string())
                 .replace("{t}", &times.to_string()),
             FaultNote::FailedJobsRetried => t(lang, Key::NoteFailedRetried).to_string(),
+            FaultNote::JobRetried { event } => ev(Key::NoteJobRetried, event),
             FaultNote::RedisFlushed { jobs } => tn(lang, Key::NoteRedisFlushed, u64::from(*jobs)),
             FaultNote::RedisRestarted { jobs } => {
                 tn(lang, Key::NoteRedisRestarted, u64::from(*jobs))

@@ -35,6 +35,7 @@ fn property_key(p: Property) -> Key {
         Property::Phantoms => Key::CPhantoms,
         Property::Conservation => Key::PropConservation,
         Property::Invariants => Key::PropInvariants,
+        Property::RetriedOnce => Key::PropRetriedOnce,
     }
 }
 
@@ -63,7 +64,7 @@ pub fn Claims() -> impl IntoView {
     let bounds = move || bounds_text(i18n.lang(), &Bounds::default());
     view! {
         <div class="proof__claims">
-            <p>{bounds}</p>
+            <p data-testid="proof-bounds">{bounds}</p>
             <p class="proof__explain">{tr(Key::ProofExplain)}</p>
             <button type="button" data-testid="proof-run" disabled=move || running.get() on:click=start>{tr(Key::ProofRun)}</button>
             <button type="button" data-testid="proof-stop" hidden=move || !running.get() on:click=stop>{tr(Key::ProofStop)}</button>
@@ -187,10 +188,28 @@ fn progress_text(lang: Lang, (states, ms): (u64, f64)) -> String {
         .replace("{rate}", &group_digits(lang, u128::from(per_s)))
 }
 
+/// The bounds, and every setting of the claims' worlds that is not a BullMQ or
+/// PostgreSQL default (read from the model's designs, so the line cannot drift from them).
 fn bounds_text(lang: Lang, b: &Bounds) -> String {
-    t(lang, Key::ProofBounds)
+    let mut departures: Vec<_> = CLAIMS.iter().flat_map(|d| d.departures(b)).collect();
+    departures.dedup();
+    let list = departures
+        .iter()
+        .map(|d| format!("{} {} ({})", d.name, d.value, d.default))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let msc = Design::OutboxInbox
+        .scenario(b)
+        .config
+        .queue
+        .max_stalled_count;
+    let bounds = t(lang, Key::ProofBounds)
         .replace("{tasks}", &b.tasks.to_string())
         .replace("{relays}", &b.relays.to_string())
         .replace("{workers}", &b.workers.to_string())
-        .replace("{kills}", &b.max_kills.to_string())
+        .replace("{kills}", &b.max_kills.to_string());
+    let rest = t(lang, Key::ProofDepartures)
+        .replace("{list}", &list)
+        .replace("{msc}", &msc.to_string());
+    format!("{bounds} {rest}")
 }

@@ -56,6 +56,14 @@ const HARM: &[Tile] = &[
         tone: "lost",
         get: |c| c.lost,
     },
+    // Beside LOST, and apart from it: a job in BullMQ's failed set is kept and waits for
+    // a retry; lost events have nothing left that could deliver them.
+    Tile {
+        name: "failed_needs_retry",
+        label: Key::CFailedRetry,
+        tone: "failed",
+        get: |c| c.failed_needs_retry,
+    },
     Tile {
         name: "duplicate_deliveries",
         label: Key::CDupDeliveries,

@@ -1,13 +1,16 @@
 //! One event's life across the tables, the queue and the inbox: chosen from the log or
-//! typed in, judged by the model.
+//! typed in, judged by the model. An event that is failed or lost after its job was made
+//! offers BullMQ's `job.retry()`: a failed one goes back to wait; for a lost one the model
+//! refuses (removeOnFail deleted the job: nothing is left to retry), in the reader's
+//! language.
 
 use leptos::prelude::*;
 use outbox_model::view;
-use outbox_model::EventId;
+use outbox_model::{Action, Class, EventId};
 
-use crate::ctl::use_ctl;
+use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::words::{class_name, job_state_name, note_text, proc_name};
-use crate::i18n::{tr, use_i18n, I18n, Key, Lang};
+use crate::i18n::{t, tr, use_i18n, I18n, Key, Lang};
 
 /// The outbox row's facts, joined into one line.
 fn outbox_text(i18n: I18n, lang: Lang, r: &view::OutboxView) -> String {
@@ -24,6 +27,24 @@ fn outbox_text(i18n: I18n, lang: Lang, r: &view::OutboxView) -> String {
         parts.push(i18n.t(Key::Uncommitted).to_string());
     }
     parts.join(" · ")
+}
+
+/// `job.retry()` for an event whose job failed, or that was lost after a job was made.
+fn retry_button(ctl: Ctl, lang: Lang, l: &view::LifecycleView) -> Option<impl IntoView> {
+    let had_job = l.adds > l.dedup_hits;
+    let event = l.event.0;
+    (had_job && matches!(l.class, Class::Failed | Class::Lost)).then(|| {
+        view! {
+            <button
+                type="button"
+                class="life__retry"
+                data-testid="life-retry"
+                on:click=move |_| ctl.dispatch(Action::RetryJob { event })
+            >
+                {t(lang, Key::RetryJobOf).replace("{e}", &event.to_string())}
+            </button>
+        }
+    })
 }
 
 /// A known event's facts and the log entries that name it.
@@ -51,7 +72,8 @@ fn life_facts(i18n: I18n, lang: Lang, l: view::LifecycleView) -> AnyView {
             )
         })
         .collect::<Vec<_>>();
-    let lost = l.class == outbox_model::Class::Lost;
+    let lost = l.class == Class::Lost;
+    let retry = retry_button(use_ctl(), lang, &l);
     view! {
         <dl class="life__facts" data-testid="lifecycle">
             <dt>{i18n.t(Key::LifeClass)}</dt>
@@ -67,6 +89,7 @@ fn life_facts(i18n: I18n, lang: Lang, l: view::LifecycleView) -> AnyView {
             <dt>{i18n.t(Key::LifeCounts)}</dt>
             <dd data-testid="life-counts">{counts}</dd>
         </dl>
+        {retry}
         <ol class="life__log">{log.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}</ol>
     }
     .into_any()

@@ -16,7 +16,7 @@
 'use strict';
 
 const readline = require('readline');
-const { Queue, Worker } = require('bullmq');
+const { Queue, Worker, Job } = require('bullmq');
 const IORedis = require('ioredis');
 
 const STATES = ['waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized'];
@@ -135,6 +135,22 @@ async function finish(req, how) {
   }
 }
 
+// `job.retry()` (default options) on the job with this id, as an operator holding the
+// Job object would call it: a job already deleted (removeOnFail) is a Job object whose
+// key is gone, so BullMQ's own script answers (-1, "Missing key for job").
+async function retry(req) {
+  const { queue } = get(req.q);
+  const id = String(req.jobId);
+  const stored = await queue.getJob(id);
+  const job = stored ?? new Job(queue, 'event', {}, {}, id);
+  try {
+    await job.retry('failed');
+    return { refused: null, existed: !!stored };
+  } catch (err) {
+    return { refused: err.message, existed: !!stored };
+  }
+}
+
 async function stalled(req) {
   const { worker } = get(req.q);
   const ids = [];
@@ -193,7 +209,7 @@ async function close(req) {
 }
 
 const ops = { open: openQueue, add, take, complete: (r) => finish(r, 'complete'),
-  fail: (r) => finish(r, 'fail'), stalled, state, exists, pause, close,
+  fail: (r) => finish(r, 'fail'), retry, stalled, state, exists, pause, close,
   version: async () => ({ bullmq: require('bullmq/package.json').version,
     ioredis: require('ioredis/package.json').version, node: process.version }) };
 

@@ -16,7 +16,8 @@
 //! Modules: `dedup` (case 1: jobId in every state, removeOnComplete / removeOnFail),
 //! `stalled` (cases 2 and 3: a worker that stops renewing its lock, a late completion),
 //! `down` (case 4: Redis refusing connections), `restart` (case 5: Redis restarted with
-//! and without persistence), `order` (case 6: FIFO, priority and delay).
+//! and without persistence), `order` (case 6: FIFO, priority and delay), `retry` (case 7:
+//! `job.retry()` on a job failed by stalling, and after `removeOnFail`).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod harness;
@@ -25,4 +26,5 @@ mod dedup;
 mod down;
 mod order;
 mod restart;
+mod retry;
 mod stalled;

@@ -8,7 +8,7 @@ use crate::harness::{job_id, Duo, Opts, LOCK_MS, STALLED_INTERVAL_MS};
 /// active), once after (the job has stalled). BullMQ runs the check at most once per
 /// `stalledInterval` (a sooner call is a no-op), so a round starts once the last check's
 /// marker has expired.
-fn stall(d: &mut Duo, round: &str, w: u8) -> Vec<String> {
+pub fn stall(d: &mut Duo, round: &str, w: u8) -> Vec<String> {
     stall_until_expired(d, round, w);
     d.stall_check(&format!("{round}: stalled check, lock ran out"))
 }

@@ -1,6 +1,7 @@
 //! The five designs the lesson walks through, each as a small scenario the explorer can
 //! cover, and the bounds of a search (tasks, relays, workers, kills).
 
+use crate::queue::QueueOptions;
 use crate::scenario::{ApiMode, RelayMode, Scenario, WorkerMode};
 use serde::{Deserialize, Serialize};
 
@@ -55,11 +56,10 @@ impl Design {
     ///   automatic restart after N ticks would make the tick part of the state;
     /// - `poll_interval_ticks: 0`, BullMQ's lock and stalled-check interval 1 tick (see the
     ///   module doc: timers then say nothing about order);
-    /// - `max_stalled_count` = `max(1, b.max_kills)`: a job fails only after stalling
-    ///   more often than that, so no crash budget can move a job to BullMQ's failed set
-    ///   (with BullMQ's default of 1, two crashes of the worker holding the same job put
-    ///   it there, and only an operator's retry brings it back: the explorer finds that
-    ///   loss too, see the tests);
+    /// - every other BullMQ option at its default, `maxStalledCount` 1 among them: two
+    ///   crashes of the worker holding the same job put it in the failed set, where it
+    ///   waits for a retry (class `Failed`, not lost; the property `retried_once` checks
+    ///   that the retry acts on it once). [`Design::departures`] lists what differs;
     /// - `log_cap: 0`: the log is history, not state; set it before replaying a trace to
     ///   show one (the counters do not depend on it).
     pub fn scenario(self, b: &Bounds) -> Scenario {
@@ -99,11 +99,82 @@ impl Design {
         c.restart_after_ticks = None;
         c.queue.lock_duration_ticks = 1;
         c.queue.stalled_interval_ticks = 1;
-        c.queue.max_stalled_count = b.max_kills.max(1);
         c.log_cap = 0;
         s.workload.tasks = b.tasks;
         s
     }
+}
+
+/// A setting of a search's world that is not BullMQ's (6.3.16) or PostgreSQL's default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Departure {
+    /// As BullMQ or PostgreSQL spells it (`lockDuration`).
+    pub name: &'static str,
+    /// Its value here, and the default, in the model's units (a tick stands for a second:
+    /// BullMQ's 30 000 ms are 30 ticks).
+    pub value: String,
+    pub default: String,
+}
+
+impl Design {
+    /// Every setting of [`Design::scenario`] that differs from a BullMQ or PostgreSQL
+    /// default, read off the scenario itself (so a change there shows up on the page's
+    /// bounds line). PostgreSQL runs as installed (READ COMMITTED, no lock or statement
+    /// timeout): the model has no PostgreSQL setting to differ.
+    pub fn departures(self, b: &Bounds) -> Vec<Departure> {
+        departures(&self.scenario(b))
+    }
+}
+
+/// Every setting of `s` that differs from a BullMQ or PostgreSQL default (see
+/// [`Design::departures`]).
+pub fn departures(s: &Scenario) -> Vec<Departure> {
+    let q = &s.config.queue;
+    let d = QueueOptions::default();
+    let rows: [(&'static str, String, String); 5] = [
+        (
+            "removeOnComplete",
+            keep_text(q.remove_on_complete, q.keep_completed),
+            keep_text(d.remove_on_complete, d.keep_completed),
+        ),
+        (
+            "removeOnFail",
+            keep_text(q.remove_on_fail, q.keep_failed),
+            keep_text(d.remove_on_fail, d.keep_failed),
+        ),
+        (
+            "maxStalledCount",
+            q.max_stalled_count.to_string(),
+            d.max_stalled_count.to_string(),
+        ),
+        (
+            "lockDuration",
+            ticks_text(q.lock_duration_ticks),
+            ticks_text(d.lock_duration_ticks),
+        ),
+        (
+            "stalledInterval",
+            ticks_text(q.stalled_interval_ticks),
+            ticks_text(d.stalled_interval_ticks),
+        ),
+    ];
+    rows.into_iter()
+        .filter(|(_, v, d)| v != d)
+        .map(|(name, value, default)| Departure {
+            name,
+            value,
+            default,
+        })
+        .collect()
+}
+
+/// `removeOnComplete` / `removeOnFail` as BullMQ takes it: true, false, or a count.
+fn keep_text(remove: bool, keep: Option<u32>) -> String {
+    keep.map_or_else(|| remove.to_string(), |n| n.to_string())
+}
+
+fn ticks_text(t: u64) -> String {
+    format!("{t} s")
 }
 
 /// How far the search goes.

@@ -55,9 +55,10 @@
 //! - **Relay symmetry.** Relays share one program and one configuration: states that
 //!   differ only by which relay is which are one state.
 //! - **Lost.** `lost` counts events the auditor judged lost: committed, never acted on,
-//!   and nothing durable or alive can still bring them to an effect. Only an operator
-//!   (retrying failed jobs, un-marking rows) can bring such an event back, and the
-//!   explorer takes no operator actions, so the verdict is checked at every state; the
+//!   and no retained state can still bring them to an effect. A job in BullMQ's failed set
+//!   is not lost (class `Failed`: it waits for a retry, which `retried_once` checks at the
+//!   terminal states). Only an operator (un-marking rows) can bring a lost event back, and
+//!   the explorer takes no operator actions, so the verdict is checked at every state; the
 //!   search counts any edge where `lost` went down ([`Report::lost_retracted`], 0 in
 //!   every test).
 //!
@@ -92,9 +93,9 @@ mod seen;
 mod trace;
 mod wire;
 
-pub use design::{Bounds, Design};
+pub use design::{departures, Bounds, Departure, Design};
 pub use matrix::{crash_cell, crash_explorer, matrix_rows, row_process, Cell, CellOutcome};
-pub use property::{Property, Report, Verdict};
+pub use property::{retry_acts_once, Property, Report, Verdict};
 pub use remote::{matrix_searches, Answer, FromWorker, Search, Searching, ToWorker};
 pub use trace::{action_text, step_name, to_rust_test, Trace};
 
@@ -120,7 +121,9 @@ const OBS_INVARIANTS: usize = 4;
 const OBS_DUP_DELIVERY: usize = 5;
 /// A terminal state (in crash-point mode: one after the kill).
 const OBS_TERMINAL: usize = 6;
-const OBS: usize = 7;
+/// A terminal state where retrying the failed set does not act once on each failed event.
+const OBS_RETRIED: usize = 7;
+const OBS: usize = 8;
 
 const FLAG_TERMINAL: u8 = 1;
 const FLAG_SETTLED: u8 = 2;

@@ -5,9 +5,11 @@
 use super::Bounds;
 use super::{
     Choice, Explorer, Trace, FLAG_CUT, FLAG_SETTLED, FLAG_TERMINAL, NO_PARENT, OBS_CONSERVATION,
-    OBS_DUP_EFFECT, OBS_INVARIANTS, OBS_LOST, OBS_PHANTOM,
+    OBS_DUP_EFFECT, OBS_INVARIANTS, OBS_LOST, OBS_PHANTOM, OBS_RETRIED,
 };
+use crate::auditor::Class;
 use crate::scenario::Scenario;
+use crate::world::Action;
 use crate::world::{CheckLevel, World};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -26,16 +28,21 @@ pub enum Property {
     Conservation,
     /// The world's other named invariants hold (no violation recorded).
     Invariants,
+    /// Every failed job, retried, is acted on once: at every terminal state, retrying the
+    /// failed set (`queue.retryJobs`) and letting the world settle acts exactly once on
+    /// each event that was waiting for the retry ([`retry_acts_once`]).
+    RetriedOnce,
 }
 
 impl Property {
-    pub fn all() -> [Property; 5] {
+    pub fn all() -> [Property; 6] {
         [
             Property::Lost,
             Property::DuplicateEffects,
             Property::Phantoms,
             Property::Conservation,
             Property::Invariants,
+            Property::RetriedOnce,
         ]
     }
 
@@ -46,8 +53,35 @@ impl Property {
             Property::Phantoms => "phantoms",
             Property::Conservation => "conservation",
             Property::Invariants => "invariants",
+            Property::RetriedOnce => "retried_once",
         }
     }
+}
+
+/// Ticks a retried world gets to settle in [`retry_acts_once`]: far more than the
+/// explorer's small worlds need (a few dozen steps).
+const RETRY_SETTLE_TICKS: u64 = 10_000;
+
+/// Whether retrying BullMQ's failed set in `w` and letting it settle (no faults) acts on
+/// every event that waited for the retry exactly once. True when none waited.
+pub fn retry_acts_once(w: &World) -> bool {
+    let failed: Vec<_> = w
+        .auditor
+        .events()
+        .filter(|(_, l)| l.class == Class::Failed)
+        .map(|(e, _)| e)
+        .collect();
+    if failed.is_empty() {
+        return true;
+    }
+    let mut r = w.clone();
+    if r.apply(&Action::RetryFailedJobs).is_err() {
+        return false;
+    }
+    r.run(r.tick + RETRY_SETTLE_TICKS);
+    failed
+        .iter()
+        .all(|&e| r.auditor.life(e).is_some_and(|l| l.effects == 1))
 }
 
 /// A property's answer over the bounded space.
@@ -133,6 +167,17 @@ impl fmt::Display for Report {
             self.depth,
             schedules_text(self.schedules)
         )?;
+        let not_default: Vec<String> = super::departures(&self.scenario)
+            .iter()
+            .map(|d| format!("{} {} (default {})", d.name, d.value, d.default))
+            .collect();
+        if !not_default.is_empty() {
+            writeln!(
+                f,
+                "  not a BullMQ/PostgreSQL default: {}",
+                not_default.join(", ")
+            )?;
+        }
         for (p, v) in &self.properties {
             match v {
                 Verdict::Holds { states, schedules } => writeln!(
@@ -245,6 +290,7 @@ impl Explorer {
             Property::Phantoms => OBS_PHANTOM,
             Property::Conservation => OBS_CONSERVATION,
             Property::Invariants => OBS_INVARIANTS,
+            Property::RetriedOnce => OBS_RETRIED,
         };
         let properties = Property::all()
             .into_iter()

@@ -5,8 +5,8 @@
 use super::key_hash::KeyHash;
 use super::{
     Choice, Explorer, FLAG_CUT, FLAG_SETTLED, FLAG_TERMINAL, KILL, OBS_CONSERVATION,
-    OBS_DUP_DELIVERY, OBS_DUP_EFFECT, OBS_INVARIANTS, OBS_LOST, OBS_PHANTOM, OBS_TERMINAL, RESTART,
-    STEP, TICK,
+    OBS_DUP_DELIVERY, OBS_DUP_EFFECT, OBS_INVARIANTS, OBS_LOST, OBS_PHANTOM, OBS_RETRIED,
+    OBS_TERMINAL, RESTART, STEP, TICK,
 };
 use crate::auditor::Class;
 use crate::db::{Cursor, LockMode};
@@ -364,6 +364,9 @@ impl Explorer {
         if self.counts(w) && idx != 0 {
             let (p, c) = (self.parent[idx as usize], self.via[idx as usize]);
             self.note(OBS_TERMINAL, p, c, false);
+            if self.first[OBS_RETRIED].is_none() && !super::retry_acts_once(w) {
+                self.note(OBS_RETRIED, p, c, false);
+            }
         }
     }
 

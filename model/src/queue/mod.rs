@@ -10,6 +10,13 @@
 //!   stalled more than `maxStalledCount` times it still goes back to wait, marked with a
 //!   deferred failure ("job stalled more than allowable limit"), and fails when a worker
 //!   next picks it up, without being processed (BullMQ 6.3.16).
+//! - A job in the failed set is kept (unless `removeOnFail` deleted it) and waits for an
+//!   operator: `job.retry()` (`retry_job`) or `queue.retryJobs` (`retry_failed`) moves it
+//!   to the back of wait. BullMQ 6.3.16 (`reprocessJob-9.lua`, `moveJobsToWait-8.lua`)
+//!   clears only `finishedOn`, `processedOn` and `failedReason`: the job keeps its
+//!   `stalledCounter` (`stc`) and its attempts (`atm`/`ats`, unless the caller asks
+//!   `resetAttemptsMade` / `resetAttemptsStarted`), so a retried job that stalled twice
+//!   fails again at its next stall.
 //! - Redis can be down: `add` fails fast, or hangs until Redis is back.
 //! - Redis can restart: without persistence every job and id is gone; with
 //!   `appendonly yes` every job survives as it was.
@@ -124,6 +131,18 @@ pub enum AddResult {
     Hangs,
 }
 
+/// Why `job.retry()` moved nothing (BullMQ's `reprocessJob` codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetryRefused {
+    /// `-1`, "Missing key for job": no such job (never added, or removed by
+    /// `removeOnFail` / `removeOnComplete` / a count, or flushed).
+    NoJob,
+    /// `-3`, "Job … is not in the failed state": the job is waiting, active or completed.
+    NotFailed(JobState),
+    /// Redis is down: the command does not reach it.
+    QueueDown,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StallOutcome {
     BackToWait(EventId),
@@ -161,6 +180,11 @@ pub struct Queue {
     /// Completed and failed jobs' slots, oldest finish first, while `keep_completed` /
     /// `keep_failed` count them.
     finished: [VecDeque<u32>; 2],
+    /// Events whose job the queue removed or failed on its own (a count's eviction, a
+    /// deferred failure at a fetch) since the world last read them: their class may have
+    /// changed (a failed job deleted is lost), so the world judges them again. Empty
+    /// between steps.
+    pub(crate) evicted: Vec<EventId>,
 }
 
 clone_reusing!(Queue {
@@ -180,7 +204,8 @@ clone_reusing!(Queue {
     waiting,
     created_order,
     deferred,
-    finished
+    finished,
+    evicted
 });
 
 const NO_SLOT: u32 = u32::MAX;
@@ -204,6 +229,7 @@ impl Queue {
             lock_timers: 0,
             deferred: Vec::new(),
             finished: Default::default(),
+            evicted: Vec::new(),
         }
     }
 
@@ -365,6 +391,8 @@ impl Queue {
         while let Some(i) = self.deferred.iter().position(|&d| d == slot) {
             self.deferred.swap_remove(i);
             self.at_mut(slot).deliveries += 1;
+            let ev = self.at(slot).event;
+            self.evicted.push(ev);
             if self.opts.remove_on_fail {
                 self.remove_at(slot);
             } else {
@@ -443,6 +471,8 @@ impl Queue {
         self.finished[set].push_back(s);
         while self.finished[set].len() > n as usize {
             let old = self.finished[set].pop_front().expect("finished job");
+            let ev = self.at(old).event;
+            self.evicted.push(ev);
             self.remove_at(old);
         }
     }
@@ -523,6 +553,8 @@ impl Queue {
     }
 
     /// `queue.retryJobs({ state: 'failed' })`: an operator's way back from the failed set.
+    /// Every failed job goes to the back of wait, its stall count and attempts kept (see
+    /// the module doc).
     pub fn retry_failed(&mut self) -> Vec<EventId> {
         if self.count(JobState::Failed) == 0 {
             return Vec::new();
@@ -532,12 +564,47 @@ impl Queue {
         self.finished[1].clear();
         for s in failed {
             self.set_state_at(s, JobState::Waiting);
-            let j = self.at_mut(s);
-            j.stalled_count = 0;
-            out.push(j.event);
+            out.push(self.at(s).event);
             self.waiting.push_back(s);
         }
         out
+    }
+
+    /// `job.retry()` (BullMQ 6.3.16's `reprocessJob`, default options) on the job with
+    /// this key: a failed job leaves the failed set for the back of wait, its stall count
+    /// and attempts kept; anything else is refused and nothing changes.
+    pub fn retry_job(&mut self, key: JobKey) -> Result<EventId, RetryRefused> {
+        if self.health != Health::Up {
+            return Err(RetryRefused::QueueDown);
+        }
+        let s = self.slot_of(key).ok_or(RetryRefused::NoJob)?;
+        let state = self.at(s).state;
+        if state != JobState::Failed {
+            return Err(RetryRefused::NotFailed(state));
+        }
+        self.finished[1].retain(|&d| d != s);
+        self.set_state_at(s, JobState::Waiting);
+        self.waiting.push_back(s);
+        Ok(self.at(s).event)
+    }
+
+    /// The job `job.retry()` would act on for this event: its `jobId` job, or else its
+    /// first failed auto-numbered one (None: the event has no job at all).
+    pub fn retry_key(&self, ev: EventId) -> Option<JobKey> {
+        let failed = self.jobs_for(ev).find(|j| j.state == JobState::Failed);
+        failed.or_else(|| self.jobs_for(ev).next()).map(|j| j.key)
+    }
+
+    /// Some job of this event sits in the failed set, or waits with a deferred failure
+    /// that will put it there: retained, and a retry would deliver it.
+    pub fn waits_for_retry(&self, ev: EventId) -> bool {
+        if self.count(JobState::Failed) == 0 && self.deferred.is_empty() {
+            return false;
+        }
+        self.jobs_for(ev).any(|j| {
+            j.state == JobState::Failed
+                || (j.state == JobState::Waiting && self.has_deferred_failure(j.key))
+        })
     }
 
     /// Redis restarted: without persistence everything is gone (`lose_everything`); with
@@ -563,6 +630,7 @@ impl Queue {
         self.lock_timers = 0;
         self.deferred.clear();
         self.finished = Default::default();
+        self.evicted.clear();
         evs
     }
 

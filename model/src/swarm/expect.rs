@@ -18,8 +18,9 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
-    /// A committed event never acted on, with nothing left to carry it (`lost`), apart
-    /// from events whose job sits in BullMQ's failed set.
+    /// A committed event never acted on, with no retained state left to deliver it
+    /// (`lost`). An event whose job sits in BullMQ's failed set is not lost (class
+    /// `Failed`, `failed_needs_retry`): the heal retries the failed set.
     Lost,
     /// A second action for one client request (`duplicate_effects`).
     DuplicateEffect,
@@ -207,8 +208,7 @@ fn lost(cfg: &Config, f: &Facts) -> Option<&'static str> {
         (
             (cfg.queue.remove_on_fail || cfg.queue.keep_failed.is_some())
                 && (f.killed_any(ProcKind::Worker) || f.worker_delayed),
-            "a stalled job failed and removeOnFail deleted it (failed, not lost: the \
-             counters cannot tell them apart yet)",
+            "a stalled job failed and removeOnFail deleted it: nothing is left to retry",
         ),
     ];
     rules

@@ -70,6 +70,7 @@ impl World {
             | Action::QueueUp
             | Action::FailPublish { .. }
             | Action::RetryFailedJobs
+            | Action::RetryJob { .. }
             | Action::RedisFlush
             | Action::RedisRestart => self.apply_to_queue(a),
             Action::UnpublishSince { since_tick } => self.unpublish_since(*since_tick),
@@ -162,6 +163,16 @@ impl World {
                 let evs = self.queue.retry_failed();
                 self.touched.extend(evs);
                 self.log_fault(FaultNote::FailedJobsRetried);
+            }
+            Action::RetryJob { event } => {
+                // A schedule's retry of a job that is not failed does nothing (as
+                // BullMQ's refusal changes nothing); `World::apply` refuses it first.
+                let ev = EventId(*event);
+                let key = self.queue.retry_key(ev);
+                if let Some(Ok(e)) = key.map(|k| self.queue.retry_job(k)) {
+                    self.touched.push(e);
+                    self.log_fault(FaultNote::JobRetried { event: *event });
+                }
             }
             Action::RedisFlush => {
                 let evs = self.queue.lose_everything();

@@ -1,7 +1,24 @@
-//! Judging events: each event's class (pending, aborted, in flight, effected, lost) is
-//! worked out from durable state and live process memory only, after every step for the
-//! events the step touched; the invariants are checked at the level the world asks for;
-//! the counters the page shows are read from the auditor and the tables.
+//! Judging events: each event's class (pending, aborted, in flight, effected, failed,
+//! lost) is worked out from durable state and live process memory only, after every step
+//! for the events the step touched; the invariants are checked at the level the world asks
+//! for; the counters the page shows are read from the auditor and the tables.
+//!
+//! Lost is not failed. An event whose job BullMQ moved to the failed set (a processor
+//! that threw, a job stalled more than `maxStalledCount` times) is retained: it waits for
+//! an operator's `job.retry()`, which delivers it (`failed_needs_retry`). Lost means no
+//! retained state will ever deliver it: never published, its job removed
+//! (`removeOnFail`, or `removeOnComplete` and then lost), flushed with a Redis that keeps
+//! nothing, its row cleaned. A dead-lettered outbox row (`dead_lettered`) is neither: the
+//! database still holds it, it is counted in flight, and the counter says how many of the
+//! in-flight events sit in `outbox_olik`.
+//!
+//! The named invariants, in these terms:
+//! - conservation: every committed event is effected, in flight, failed or lost, exactly
+//!   once (the auditor's tally of commits heard equals the sum of those classes);
+//! - classification-current: every kept class equals a fresh judgement (Full);
+//! - effects-follow-deliveries, inbox-once, queue-adds: per event (the auditor);
+//! - queue-jobs-accounted, effects-accounted, no-orphan-transaction, the queue's and the
+//!   database's own: over the whole world.
 
 use super::gates::bits;
 use super::{Mem, RelayMem, World};
@@ -35,6 +52,8 @@ pub struct Counters {
     pub queue_jobs: u64,
     pub deliveries: u64,
     pub effects: u64,
+    /// Committed events never acted on that no retained state will ever deliver (see the
+    /// module doc: a failed job is not lost).
     pub lost: u64,
     pub duplicate_deliveries: u64,
     pub duplicate_effects: u64,
@@ -55,6 +74,11 @@ pub struct Counters {
     /// idempotency key).
     #[serde(default)]
     pub duplicate_tasks: u64,
+    /// Events whose job waits in BullMQ's failed set for a retry (or will be failed at the
+    /// next fetch): retained, not lost; not in `in_flight` either, since nothing moves
+    /// them on without an operator.
+    #[serde(default)]
+    pub failed_needs_retry: u64,
 }
 
 pub(super) const MAX_VIOLATIONS: usize = 16;
@@ -95,9 +119,19 @@ impl World {
         }
         if self.carried(e, api_req.is_some_and(|r| !r.added)) {
             Class::InFlight
+        } else if self.waits_for_retry(e) {
+            Class::Failed
         } else {
             Class::Lost
         }
+    }
+
+    /// The event's job is retained in (or on its way to) the failed set, and a retry
+    /// would act on it: the consumer's inbox does not already hold it (an inbox row
+    /// without the action, the worker's own-transaction inbox, makes the retry a no-op).
+    fn waits_for_retry(&self, e: EventId) -> bool {
+        let inbox_blocks = self.cfg.worker != WorkerMode::NoInbox && self.db.inbox_has(e);
+        !inbox_blocks && self.queue.waits_for_retry(e)
     }
 
     /// Is there something durable, or a live process, that can still bring this event to
@@ -252,6 +286,9 @@ impl World {
     }
 
     pub(super) fn after_step(&mut self) {
+        if !self.queue.evicted.is_empty() {
+            self.touched.append(&mut self.queue.evicted);
+        }
         self.reclassify_touched();
         if self.check == CheckLevel::Off {
             return;
@@ -349,6 +386,7 @@ impl World {
             wal_retained: self.db.wal_retained_events(),
             dead_lettered: self.db.dead_letters(),
             duplicate_tasks: a.duplicate_tasks,
+            failed_needs_retry: a.count(Class::Failed),
         }
     }
 

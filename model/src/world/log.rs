@@ -83,6 +83,10 @@ pub enum FaultNote {
         times: u32,
     },
     FailedJobsRetried,
+    /// An operator retried one failed job (`job.retry()`).
+    JobRetried {
+        event: u32,
+    },
     /// Redis came back empty; this many jobs were in it.
     RedisFlushed {
         jobs: u32,

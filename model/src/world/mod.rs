@@ -302,11 +302,26 @@ impl World {
                 }
                 return Ok(());
             }
+            Action::RetryJob { event } => self.retry_refusal(*event)?,
             _ => {}
         }
         self.apply_now(a);
         self.after_step();
         Ok(())
+    }
+
+    /// Why `job.retry()` of event `h-event`'s job would change nothing, if it would (the
+    /// conditions of `Queue::retry_job`, asked without changing the queue).
+    fn retry_refusal(&self, event: u32) -> Result<(), Refusal> {
+        if self.queue.health != Health::Up {
+            return Err(Refusal::RetryWhileRedisDown { event });
+        }
+        let key = self.queue.retry_key(EventId(event));
+        match key.and_then(|k| self.queue.job(k)) {
+            None => Err(Refusal::NoJobToRetry { event }),
+            Some(j) if j.state == crate::queue::JobState::Failed => Ok(()),
+            Some(_) => Err(Refusal::JobNotFailed { event }),
+        }
     }
 
     /// [`World::apply`] of `Action::Step` for the process at place `i`, without looking
@@ -380,6 +395,11 @@ impl World {
         });
         if self.queue.count(crate::queue::JobState::Failed) > 0 {
             v.push(Action::RetryFailedJobs);
+            for j in self.queue.jobs() {
+                if j.state == crate::queue::JobState::Failed {
+                    v.push(Action::RetryJob { event: j.event.0 });
+                }
+            }
         }
         if self.queue.health == Health::Up {
             v.push(Action::RedisFlush);

@@ -11,6 +11,14 @@ pub enum Refusal {
     NoSuchProcess { name: String },
     /// `Action::Step` of a process that cannot run now (dead, blocked, asleep, done).
     CannotStep { process: String },
+    /// `Action::RetryJob` of an event with no job in Redis: never added, or deleted
+    /// (`removeOnFail`, a count, a flush). BullMQ: "Missing key for job".
+    NoJobToRetry { event: u32 },
+    /// `Action::RetryJob` of a job that is not in the failed set (waiting, active or
+    /// completed; or Redis is down). BullMQ: "Job … is not in the failed state".
+    JobNotFailed { event: u32 },
+    /// `Action::RetryJob` while Redis is down: the command does not reach it.
+    RetryWhileRedisDown { event: u32 },
 }
 
 impl Refusal {
@@ -19,6 +27,9 @@ impl Refusal {
         match self {
             Refusal::NoSuchProcess { .. } => "no_such_process",
             Refusal::CannotStep { .. } => "cannot_step",
+            Refusal::NoJobToRetry { .. } => "no_job_to_retry",
+            Refusal::JobNotFailed { .. } => "job_not_failed",
+            Refusal::RetryWhileRedisDown { .. } => "retry_while_redis_down",
         }
     }
 }
@@ -28,6 +39,13 @@ impl fmt::Display for Refusal {
         match self {
             Refusal::NoSuchProcess { name } => write!(f, "no process named {name:?}"),
             Refusal::CannotStep { process } => write!(f, "{process} cannot run a step now"),
+            Refusal::NoJobToRetry { event } => {
+                write!(f, "h-{event} has no job to retry (removed, or never added)")
+            }
+            Refusal::JobNotFailed { event } => write!(f, "h-{event}'s job is not failed"),
+            Refusal::RetryWhileRedisDown { event } => {
+                write!(f, "Redis is down: h-{event}'s job cannot be retried now")
+            }
         }
     }
 }

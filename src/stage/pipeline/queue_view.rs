@@ -1,11 +1,13 @@
 //! The queue: Redis's health, the jobs by state (waiting, active, completed, failed) and
-//! the newest jobs of each state.
+//! the newest jobs of each state; a failed job has a button for BullMQ's `job.retry()`
+//! (the model's `Action::RetryJob`: a failed job waits for a retry, it is not lost).
 
 use leptos::prelude::*;
 use outbox_model::queue::{Health, JobState};
 use outbox_model::view::JobView;
+use outbox_model::Action;
 
-use crate::ctl::use_ctl;
+use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::words::proc_name;
 use crate::i18n::{t, use_i18n, Key, Lang};
 
@@ -55,7 +57,7 @@ pub fn QueueView() -> impl IntoView {
         .collect_view();
     let jobs = move || {
         let lang = i18n.lang();
-        q.with(|v| v.jobs.iter().map(|j| job_row(lang, j)).collect_view())
+        q.with(|v| v.jobs.iter().map(|j| job_row(ctl, lang, j)).collect_view())
     };
     view! {
         <div class="queue" data-testid="queue">
@@ -70,8 +72,9 @@ pub fn QueueView() -> impl IntoView {
     }
 }
 
-/// One of the newest jobs: its event, its state, who holds it, how often it was delivered.
-fn job_row(lang: Lang, j: &JobView) -> impl IntoView {
+/// One of the newest jobs: its event, its state, who holds it, how often it was delivered,
+/// and for a failed one the retry button.
+fn job_row(ctl: Ctl, lang: Lang, j: &JobView) -> impl IntoView {
     let (_, key, id) = STATES
         .iter()
         .find(|s| s.0 == j.state)
@@ -84,12 +87,27 @@ fn job_row(lang: Lang, j: &JobView) -> impl IntoView {
         .unwrap_or_default();
     let times = (j.deliveries > 1)
         .then(|| t(lang, Key::Deliveries).replace("{n}", &j.deliveries.to_string()));
+    let event = j.event.0;
+    let retry = (j.state == JobState::Failed).then(|| {
+        view! {
+            <button
+                type="button"
+                class="job__retry"
+                data-testid=format!("retry-job-{event}")
+                title=t(lang, Key::RetryJobOf).replace("{e}", &event.to_string())
+                on:click=move |_| ctl.dispatch(Action::RetryJob { event })
+            >
+                {t(lang, Key::RetryJob)}
+            </button>
+        }
+    });
     view! {
         <li class=format!("job job--{id}")>
             <span class="job__event">{j.event.to_string()}</span>
             <span class="job__state">{t(lang, key)}</span>
             <span class="job__who">{who}</span>
             <span class="job__times">{times}</span>
+            {retry}
         </li>
     }
 }

@@ -337,6 +337,25 @@ impl Duo {
         self.finish(step, w, false)
     }
 
+    /// `job.retry()` of event `event`'s job, on both sides; None when it moved, else
+    /// BullMQ's error (the model's refusal shows as "refused").
+    pub fn retry(&mut self, step: &str, event: u32) -> Option<String> {
+        let q = self.name;
+        let v = self
+            .bull
+            .call("retry", q, json!({ "jobId": job_id(event) }));
+        let message = v["refused"].as_str().map(str::to_string);
+        let done = self.m.retry_job(JobKey::Event(event)).is_ok();
+        if let Some(m) = &message {
+            self.bull_only(&format!("{step}: BullMQ says"), m, "its error, verbatim");
+        }
+        let bull = if message.is_some() { "refused" } else { "done" };
+        let model = if done { "done" } else { "refused" };
+        self.same(step, bull, model);
+        self.same_state(step);
+        message
+    }
+
     /// One run of the stalled-jobs check, on both sides: the ids it moved (back to wait,
     /// or towards failed).
     pub fn stall_check(&mut self, step: &str) -> Vec<String> {

@@ -15,7 +15,7 @@ pub(super) type ReadCounter = fn(&Counters) -> u64;
 
 /// Every field of [`Counters`], by its JSON name (a unit test checks the list against
 /// serde both ways, so a new counter cannot be left out or misread).
-pub(super) const COUNTERS: [(&str, ReadCounter); 21] = [
+pub(super) const COUNTERS: [(&str, ReadCounter); 22] = [
     ("tasks_in_db", |c| c.tasks_in_db),
     ("events_in_outbox", |c| c.events_in_outbox),
     ("events_unpublished", |c| c.events_unpublished),
@@ -39,6 +39,7 @@ pub(super) const COUNTERS: [(&str, ReadCounter); 21] = [
     ("wal_retained", |c| c.wal_retained),
     ("dead_lettered", |c| c.dead_lettered),
     ("duplicate_tasks", |c| c.duplicate_tasks),
+    ("failed_needs_retry", |c| c.failed_needs_retry),
 ];
 
 /// The SQLSTATEs the model can answer with (`db::sqlstate`): a code outside this list

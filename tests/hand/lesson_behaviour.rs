@@ -1,0 +1,100 @@
+//! #42, the lesson's behaviour: a variant says which ☠ it armed, the card's rule shows
+//! that kill's rule, and the hint no longer asks for the ☠ the variant armed (pressing it
+//! disarmed it: LOST 0, goal not reached); the step's answers and Reset have keys.
+
+use std::time::Duration;
+
+use fantoccini::Client;
+use outbox_playground::i18n::{t, Key, Lang};
+
+use super::common::*;
+use super::session;
+
+async fn press_body(client: &Client, key: &str) -> TestResult {
+    client
+        .find(fantoccini::Locator::Css("body"))
+        .await?
+        .send_keys(key)
+        .await?;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Ok(())
+}
+
+/// Steps 2 and 6: the variant's armed ☠ is named, the card's rule is the canon's, the
+/// hint says to press ▶ only, and the run reaches the goal.
+#[tokio::test]
+async fn a_variant_says_what_it_armed() {
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        open(&client, &format!("{}/?lang=en", page.trim_end_matches('/'))).await?;
+        for (step, variant, hint) in [
+            (
+                "queue-first",
+                "dual-write-queue-first",
+                Key::LQueueFirstHint,
+            ),
+            ("pool", "outbox-pool", Key::LPoolHint),
+        ] {
+            click(&client, &format!("lesson-nav-{step}")).await?;
+            wait_attr(&client, "lesson-step", "data-step", step, 10).await?;
+            click(&client, &format!("variant-{variant}")).await?;
+            let armed = text_of(&client, "variant-armed").await?;
+            assert!(
+                armed.contains("API"),
+                "{step}: the variant names its ☠: {armed}"
+            );
+            wait_attr(&client, "rule-api", "data-rule", "mod", 5).await?;
+            if attr(&client, "lesson-hint", "aria-expanded")
+                .await?
+                .as_deref()
+                != Some("true")
+            {
+                click(&client, "lesson-hint").await?;
+            }
+            let said = text_of(&client, "lesson-hint-text").await?;
+            assert_ne!(
+                said,
+                t(Lang::En, hint),
+                "{step}: the hint asks for the armed ☠"
+            );
+            assert_eq!(said, t(Lang::En, Key::VariantHint));
+            run_to_end(&client).await?;
+            wait_attr(&client, "lesson-goal", "data-reached", "true", 20).await?;
+            // The card said "killed 10×" beside "next time (once)" on main.
+            wait_attr(&client, "rule-api", "data-rule", "mod", 5).await?;
+        }
+        Ok(())
+    })
+    .await;
+}
+
+/// Presenter mode: A, B, C answer the step's question in the order shown; 0 resets the
+/// run (the timeline back at its start).
+#[tokio::test]
+async fn answers_and_reset_have_keys() {
+    let (client, page) = session(1280, 720).await;
+    with_session(client, |client| async move {
+        open(&client, &format!("{}/?present&lang=en", page.trim_end_matches('/'))).await?;
+        click(&client, "lesson-nav-why-inside").await?;
+        wait_attr(&client, "lesson-step", "data-step", "why-inside", 10).await?;
+        press_body(&client, "b").await?;
+        let second = client
+            .execute(
+                "const r = document.querySelectorAll('[data-testid=lesson-step] .quiz__options input[type=radio]');
+                 return r.length === 3 && r[1].checked;",
+                vec![],
+            )
+            .await?;
+        assert_eq!(second, serde_json::Value::Bool(true), "B chose the second answer");
+        wait_attr(&client, "why-why", "aria-live", "polite", 5).await?;
+        set_value(&client, "speed", "3").await?;
+        press_body(&client, ".").await?;
+        press_body(&client, ".").await?;
+        let moved = text_of(&client, "timeline-value").await?;
+        press_body(&client, "0").await?;
+        let reset = text_of(&client, "timeline-value").await?;
+        assert_ne!(moved, reset, "0 did not reset the run");
+        Ok(())
+    })
+    .await;
+}

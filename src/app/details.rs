@@ -192,28 +192,6 @@ fn arrow_keys(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_address_names_a_tab_or_gets_the_first() {
-        for (name, _) in TABS {
-            assert_eq!(tab_from(Some(name)), name);
-        }
-        for junk in [
-            None,
-            Some(""),
-            Some("SQL"),
-            Some("sql "),
-            Some("<script>"),
-            Some("proof/.."),
-        ] {
-            assert_eq!(tab_from(junk), TABS[0].0, "{junk:?}");
-        }
-    }
-}
-
 /// A panel asked for a tab (an event's life, #42): show it and bring it into view.
 fn follow_asks(choose: impl Fn(&'static str) + 'static) {
     let ctl = crate::ctl::use_ctl();
@@ -233,5 +211,27 @@ fn scroll_to_details() {
         .and_then(|d| d.query_selector("[data-testid=details]").ok().flatten())
     {
         el.scroll_into_view();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_names_a_tab_or_gets_the_first() {
+        for (name, _) in TABS {
+            assert_eq!(tab_from(Some(name)), name);
+        }
+        for junk in [
+            None,
+            Some(""),
+            Some("SQL"),
+            Some("sql "),
+            Some("<script>"),
+            Some("proof/.."),
+        ] {
+            assert_eq!(tab_from(junk), TABS[0].0, "{junk:?}");
+        }
     }
 }

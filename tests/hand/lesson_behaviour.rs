@@ -98,3 +98,95 @@ async fn answers_and_reset_have_keys() {
     })
     .await;
 }
+
+fn number(text: &str) -> u64 {
+    text.chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap_or(u64::MAX)
+}
+
+/// After a run the card says what happened in the cards' words; the LOST counter opens the
+/// lost event's life; the kill stays pinned in the log; the app role's 42501 is on its
+/// card with the statement; the CDC step's counts add up and say why the column is empty.
+#[tokio::test]
+async fn a_run_says_what_just_happened() {
+    use outbox_playground::i18n::words::{class_name, step_name};
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        open(&client, &format!("{}/?lang=en", page.trim_end_matches('/'))).await?;
+        click(&client, "lesson-nav-lose-dual").await?;
+        wait_attr(&client, "lesson-step", "data-step", "lose-dual", 10).await?;
+        click(&client, "arm-api-queue_add").await?;
+        run_to_end(&client).await?;
+        let said = text_of(&client, "what-happened").await?;
+        let queue_add = step_name(Lang::En, outbox_model::Step::QueueAdd);
+        assert!(said.contains('☠') && said.contains(&queue_add), "{said}");
+        assert!(said.contains(t(Lang::En, Key::HappenedWhyLost)), "{said}");
+
+        // The LOST counter opens the lost event's life.
+        click(&client, "counter-lost").await?;
+        wait_attr(&client, "details-tab-life", "aria-selected", "true", 5).await?;
+        wait_for_text(
+            &client,
+            "life-class",
+            class_name(Lang::En, outbox_model::Class::Lost),
+            5,
+        )
+        .await?;
+
+        // The kill is pinned above the log.
+        open_tab(&client, "log").await?;
+        let pinned = text_of(&client, "log-pinned").await?;
+        assert!(pinned.contains(&queue_add), "{pinned}");
+
+        // §3.1: the app role's refused statement, on its card.
+        click(&client, "lesson-nav-app-role").await?;
+        wait_attr(&client, "lesson-step", "data-step", "app-role", 10).await?;
+        run_to_end(&client).await?;
+        let error = client
+            .find(fantoccini::Locator::Css("[data-testid^=error-]"))
+            .await?
+            .text()
+            .await?;
+        assert!(error.contains("42501"), "{error}");
+
+        // §4.3: CDC, no preloaded rows: as many outbox rows as tasks, none unpublished at
+        // the end, and the note on tarqatilgan_vaqt.
+        click(&client, "lesson-nav-cdc").await?;
+        wait_attr(&client, "lesson-step", "data-step", "cdc", 10).await?;
+        click(&client, "arm-cdc-save_offset").await?;
+        run_to_end(&client).await?;
+        let tasks = number(&counter(&client, "tasks_in_db").await?);
+        let rows = number(&text_of(&client, "db-outbox-count").await?);
+        assert_eq!(rows, tasks, "outbox rows vs tasks");
+        assert_eq!(number(&text_of(&client, "db-outbox-unpublished").await?), 0);
+        text_of(&client, "cdc-note").await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// Exercise 1 in Russian: «релей» is right; a wrong word shows the expected one; the
+/// consoles' Uzbek words are glossed.
+#[tokio::test]
+async fn exercise_words_follow_the_language() {
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        open(&client, &format!("{}/?lang=ru", page.trim_end_matches('/'))).await?;
+        click(&client, "tab-exercises").await?;
+        set_value(&client, "blank-2", "Релей").await?;
+        set_value(&client, "blank-4", "очередь").await?;
+        click(&client, "blanks-check").await?;
+        wait_attr(&client, "blank-2-result", "data-right", "true", 5).await?;
+        let expected = text_of(&client, "blank-4-expected").await?;
+        assert!(expected.contains("inbox"), "{expected}");
+        set_value(&client, "ex2-guess", "1, 2, 4, 5, 3").await?;
+        click(&client, "ex2-run").await?;
+        let gloss = text_of(&client, "ex2-gloss").await?;
+        assert!(gloss.contains("tarqatildi"), "{gloss}");
+        Ok(())
+    })
+    .await;
+}

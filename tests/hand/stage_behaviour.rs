@@ -163,3 +163,48 @@ async fn paused_panels_agree_with_the_counters() {
     })
     .await;
 }
+
+/// The builder in a learner's words: the scenario by its title, counters by their stage
+/// labels, the goal in words, a missing title refused in words; its room link carries no
+/// fixed language.
+#[tokio::test]
+async fn the_builder_speaks_a_learners_words() {
+    use outbox_playground::i18n::{t, Key, Lang};
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        open(&client, &format!("{}/?lang=en", page.trim_end_matches('/'))).await?;
+        click(&client, "lesson-nav-lose-dual").await?;
+        wait_attr(&client, "lesson-step", "data-step", "lose-dual", 10).await?;
+        click(&client, "arm-api-queue_add").await?;
+        run_to_end(&client).await?;
+        open_tab(&client, "builder").await?;
+        reveal(&client, "builder-title").await?;
+        let start = text_of(&client, "builder-start").await?;
+        assert!(!start.contains("lesson-lose-dual"), "{start}");
+        assert!(start.contains(t(Lang::En, Key::LLoseDualTitle)), "{start}");
+        click(&client, "builder-add").await?;
+        let words = text_of(&client, "builder-goal-words").await?;
+        assert!(words.contains(t(Lang::En, Key::CLost)), "{words}");
+        click(&client, "builder-record").await?;
+        click(&client, "builder-check").await?;
+        let why = text_of(&client, "builder-refused").await?;
+        assert!(why.contains(t(Lang::En, Key::BuilderNeedTitle)), "{why}");
+        assert!(!why.contains("title.en"), "{why}");
+        set_value(&client, "builder-title", "Lose one").await?;
+        click(&client, "builder-check").await?;
+        let link = client
+            .wait()
+            .at_most(Duration::from_secs(20))
+            .for_element(fantoccini::Locator::Css("[data-testid=builder-link]"))
+            .await?
+            .prop("value")
+            .await?
+            .unwrap_or_default();
+        assert!(
+            link.contains("#challenge=") && !link.contains("lang="),
+            "{link}"
+        );
+        Ok(())
+    })
+    .await;
+}

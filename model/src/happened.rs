@@ -59,6 +59,24 @@ impl Happened {
 
 /// What the run did so far.
 pub fn happened(w: &World) -> Happened {
+    let mut h = pinned_facts(w);
+    for (e, _) in w.auditor().events() {
+        let list = match event_trouble(w, e) {
+            Some(Trouble::Lost) => &mut h.lost,
+            Some(Trouble::Phantom) => &mut h.phantoms,
+            Some(Trouble::Duplicate | Trouble::DuplicateEffect) => &mut h.duplicates,
+            None => continue,
+        };
+        if list.len() < HAPPENED_MAX {
+            list.push(e);
+        }
+    }
+    h
+}
+
+/// The kills and SQL errors only (the event lists left empty): what the event log pins
+/// twice a second while playing, without walking every event's life.
+pub fn pinned_facts(w: &World) -> Happened {
     let mut h = Happened::default();
     let procs = w.procs();
     for e in w.pinned() {
@@ -105,17 +123,6 @@ pub fn happened(w: &World) -> Happened {
                 }
             }
             _ => {}
-        }
-    }
-    for (e, _) in w.auditor().events() {
-        let list = match event_trouble(w, e) {
-            Some(Trouble::Lost) => &mut h.lost,
-            Some(Trouble::Phantom) => &mut h.phantoms,
-            Some(Trouble::Duplicate | Trouble::DuplicateEffect) => &mut h.duplicates,
-            None => continue,
-        };
-        if list.len() < HAPPENED_MAX {
-            list.push(e);
         }
     }
     h

@@ -36,7 +36,7 @@ pub fn EventLog() -> impl IntoView {
     let pinned = move || {
         ctl.history_beat.track();
         let lang = i18n.lang();
-        let h = ctl.with_world(outbox_model::happened::happened);
+        let h = ctl.with_world(outbox_model::happened::pinned_facts);
         let mut lines: Vec<String> = h.kills.iter().map(|k| kill_fact_text(lang, k)).collect();
         lines.extend(h.errors.iter().map(|x| error_fact_text(lang, x)));
         (!lines.is_empty()).then(|| view! {

@@ -74,9 +74,11 @@ async fn a_variant_says_what_it_armed() {
 async fn answers_and_reset_have_keys() {
     let (client, page) = session(1280, 720).await;
     with_session(client, |client| async move {
-        open(&client, &format!("{}/?present&lang=en", page.trim_end_matches('/'))).await?;
+        // The step list is folded away in presenter mode: choose the step first, then P.
+        open(&client, &format!("{}/?lang=en", page.trim_end_matches('/'))).await?;
         click(&client, "lesson-nav-why-inside").await?;
         wait_attr(&client, "lesson-step", "data-step", "why-inside", 10).await?;
+        press_body(&client, "p").await?;
         press_body(&client, "b").await?;
         let second = client
             .execute(

@@ -5,6 +5,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+#[path = "hand/lesson_behaviour.rs"]
+mod hand_behaviour;
 
 use std::time::{Duration, Instant};
 

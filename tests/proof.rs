@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use fantoccini::{Client, Locator};
+use outbox_playground::i18n::words::{proc_name, step_name};
+use outbox_playground::i18n::{t, Key, Lang};
 
 async fn session(width: u32, height: u32) -> (Client, String) {
     let page = env_url("OUTBOX_E2E_URL");
@@ -91,10 +93,23 @@ async fn the_explorer_proves_the_lessons_claims_in_the_page() {
         click(&client, cell).await?;
         assert_eq!(counter(&client, "lost").await?, "1", "the lost cell's run shows lost = 1");
         // #24: the page says what it loaded: the design, the kill point, the steps.
+        // #42: named as the page names designs and steps, not by internal ids.
         let notice = text_of(&client, "notice").await?;
+        let design = t(Lang::Uz, Key::DesignDualDbFirst);
+        let point = format!(
+            "{} · {}",
+            proc_name(Lang::Uz, "api"),
+            step_name(Lang::Uz, outbox_model::Step::QueueAdd)
+        );
         assert!(
-            notice.contains("dual_write_db_first") && notice.contains("api · queue_add"),
+            notice.contains(design) && notice.contains(&point) && !notice.contains("dual_write_db_first"),
             "{notice}"
+        );
+        // A loaded counterexample is the explorer's run: it ticks no lesson step (#42).
+        assert_eq!(
+            attr(&client, "lesson-goal", "data-reached").await.as_deref(),
+            Some("false"),
+            "a loaded counterexample reached the lesson's goal"
         );
         let svg = client.find(Locator::Css(&css("sequence-svg"))).await?.html(true).await?;
         assert!(svg.contains("class=\"kill\""), "the diagram marks the kill");

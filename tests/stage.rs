@@ -10,6 +10,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+#[path = "hand/stage_behaviour.rs"]
+mod hand_behaviour;
 
 use std::time::{Duration, Instant};
 

@@ -127,6 +127,7 @@ pub mod auditor;
 pub mod challenge;
 pub mod db;
 pub mod explore;
+pub mod happened;
 pub mod ids;
 pub mod json_edit;
 pub mod lesson;

@@ -6,6 +6,7 @@ use crate::auditor::Class;
 use crate::db::TxStatus;
 use crate::ids::{EventId, EventKind, TxId};
 use crate::queue::{Health, JobKey, JobState};
+use crate::scenario::KillRule;
 use crate::world::{
     step_sql, ArmedKill, LogEntry, Mem, Note, ProcKind, RelayMem, Step, Wait, World,
 };
@@ -97,11 +98,16 @@ pub struct ProcView {
     pub waiting_for: Option<String>,
     /// Steps with an armed kill.
     pub armed: Vec<Step>,
+    /// The rule its armed kills follow (None: none armed; `Other` when they differ).
+    pub rule: Option<KillRule>,
     /// The events it holds in memory right now (a relay's batch, a worker's job, an API's
     /// request).
     pub holding: Vec<EventId>,
     /// The statement each step of the program runs.
     pub sql: Vec<&'static str>,
+    /// Its latest failed statement: SQLSTATE and text (#42: the card shows 42501 and
+    /// 55P03 beside the statement, not only the log).
+    pub error: Option<(&'static str, &'static str)>,
 }
 
 /// One event's life across the tables, the queue and the inbox.
@@ -207,7 +213,7 @@ pub fn tables(w: &World, head: usize, recent: usize) -> TablesView {
         tasks_count: db.committed_tasks(),
         tasks,
         outbox_count: db.committed_events(),
-        outbox_unpublished: db.unpublished_len(),
+        outbox_unpublished: w.unpublished_events(),
         outbox,
         inbox_count: db.committed_inbox(),
         inbox,
@@ -268,6 +274,12 @@ pub fn procs(w: &World) -> Vec<ProcView> {
                 _ => None,
             };
             let armed = armed_steps(&w.armed, i);
+            let rule = KillRule::common(
+                w.armed
+                    .iter()
+                    .filter(|k| k.proc.0 as usize == i && k.remaining != Some(0))
+                    .map(|k| KillRule::of(&k.when, k.remaining)),
+            );
             let holding = match &p.mem {
                 Mem::Api { req: Some(r) } if !r.added => vec![r.event],
                 Mem::Relay(RelayMem { batch, .. }) => batch
@@ -282,6 +294,16 @@ pub fn procs(w: &World) -> Vec<ProcView> {
                 .iter()
                 .map(|&s| step_sql(p.kind, &w.cfg, s, &w.script))
                 .collect();
+            let error = w
+                .pinned()
+                .iter()
+                .rev()
+                .find_map(|e| match (e.proc, e.step, e.note) {
+                    (Some(q), Some(s), Note::Error { code }) if q.0 as usize == i => {
+                        Some((code, step_sql(p.kind, &w.cfg, s, &w.script)))
+                    }
+                    _ => None,
+                });
             ProcView {
                 name: p.name.clone(),
                 kind: p.kind,
@@ -292,8 +314,10 @@ pub fn procs(w: &World) -> Vec<ProcView> {
                 kills: p.kills,
                 waiting_for,
                 armed,
+                rule,
                 holding,
                 sql,
+                error,
             }
         })
         .collect()

@@ -69,6 +69,7 @@ pub fn DetailsTabs() -> impl IntoView {
             set_url_param("tab", Some(name), !crate::lms::detect::embedded());
         }
     };
+    follow_asks(choose);
     let buttons = TABS
         .iter()
         .map(|(name, key)| {
@@ -189,6 +190,28 @@ fn arrow_keys(
         if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
             let _ = el.focus();
         }
+    }
+}
+
+/// A panel asked for a tab (an event's life, #42): show it and bring it into view.
+fn follow_asks(choose: impl Fn(&'static str) + 'static) {
+    let ctl = crate::ctl::use_ctl();
+    Effect::new(move |_| {
+        if let Some(name) = ctl.show_tab.get() {
+            ctl.show_tab.set(None);
+            choose(tab_from(Some(name)));
+            scroll_to_details();
+        }
+    });
+}
+
+/// Scrolls the details' tabs into view (a chosen tab below the stage is otherwise unseen).
+fn scroll_to_details() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("[data-testid=details]").ok().flatten())
+    {
+        el.scroll_into_view();
     }
 }
 

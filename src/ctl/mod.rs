@@ -6,6 +6,8 @@
 //! (`play_loop`) and share URLs (`share`). It stands on `run/`, `browser/` and `i18n/`
 //! only; every feature stands on it.
 
+pub mod kill_rules;
+pub mod open_event;
 pub mod play_loop;
 pub mod share;
 pub mod startup;
@@ -95,8 +97,14 @@ pub struct Ctl {
     save_failed: StoredValue<bool>,
     /// The process `k` arms a kill on.
     pub selected_proc: RwSignal<String>,
+    /// Each card's chosen kill rule, for its next ☠ while it has none armed
+    /// (`kill_rules.rs`).
+    kill_rules: RwSignal<Vec<(String, outbox_model::scenario::KillRule)>>,
     /// The event whose lifecycle is shown.
     pub selected_event: RwSignal<Option<u32>>,
+    /// A details tab to show (by its name), asked for by a panel that cannot reach the
+    /// tabs (`open_event.rs`); the tabs take it and clear it.
+    pub show_tab: RwSignal<Option<&'static str>>,
     pub help_open: RwSignal<bool>,
     /// The last share link made (shown so it can be copied by hand).
     pub share_link: RwSignal<Option<String>>,
@@ -158,7 +166,9 @@ impl Ctl {
             notice: RwSignal::new(None),
             save_failed: StoredValue::new(false),
             selected_proc: RwSignal::new("api".to_string()),
+            kill_rules: RwSignal::new(Vec::new()),
             selected_event: RwSignal::new(None),
+            show_tab: RwSignal::new(None),
             help_open: RwSignal::new(false),
             share_link: RwSignal::new(None),
             halt_before_kill: RwSignal::new(false),
@@ -366,19 +376,15 @@ impl Ctl {
         }
     }
 
-    /// Arms a kill on the selected process at the step it runs next (the `k` key).
+    /// Arms a kill on the selected process at the step it runs next, under its card's rule
+    /// (the `k` key).
     pub fn arm_selected(&self) {
         let name = self.selected_proc.get_untracked();
         let pc = self
             .procs
             .with_untracked(|ps| ps.iter().find(|p| p.name == name).map(|p| p.pc));
         if let Some(step) = pc {
-            self.dispatch(Action::ArmKill {
-                process: name,
-                step,
-                when: outbox_model::scenario::When::Nth { n: 1 },
-                times: Some(1),
-            });
+            self.arm_kill(&name, step);
         }
     }
 

@@ -180,9 +180,11 @@ impl PlayLoop {
     }
 
     fn paused_frame(&mut self) {
-        self.was_playing = false;
-        if self.part > 0 {
-            // Paused in the middle of a refresh: finish it.
+        // Just stopped (paused, or stopped before a kill): every panel is drawn from the
+        // tick the counters show. While playing, the tables, the queue and the cards
+        // follow twice a second; the first frame after play left them up to 500 ms
+        // behind the counters ("In DB 7" over a tasks table of 5 rows, #42).
+        if std::mem::replace(&mut self.was_playing, false) || self.part > 0 {
             self.part = 0;
             self.ctl.changed(true);
         }

@@ -17,20 +17,18 @@ pub fn share(ctl: Ctl) {
 }
 
 /// The page's address with `frag` (without `#`) as its fragment; with all of its query
-/// (`?lang=`, `?present`, …), or with its language only (`for_room`: a link handed to a
-/// room opens the learner's page, not the presenter's).
+/// (`?lang=`, `?present`, …), or with none (`for_room`: a link handed to a room opens the
+/// learner's page, not the presenter's, in each learner's own language: #42, a fixed
+/// `?lang=en` made every student's page English).
 pub fn page_url(frag: &str, for_room: bool) -> String {
     let Some(w) = web_sys::window() else {
         return String::new();
     };
     let loc = w.location();
-    // Only a language the page knows goes on (the query is anyone's text).
-    let lang =
-        crate::browser::url::url_param("lang").and_then(|c| crate::i18n::Lang::from_code(&c));
-    let search = match (for_room, lang) {
-        (false, _) => loc.search().unwrap_or_default(),
-        (true, Some(lang)) => format!("?lang={}", lang.code()),
-        (true, None) => String::new(),
+    let search = if for_room {
+        String::new()
+    } else {
+        loc.search().unwrap_or_default()
     };
     format!(
         "{}{}{search}#{frag}",

@@ -73,6 +73,66 @@ pub fn step_name(lang: Lang, step: Step) -> String {
     t(lang, key).to_string()
 }
 
+/// A kill in words: "☠ API was killed after COMMIT, before queue.add — 1×, first at tick
+/// 12" (#42: the lesson's "what just happened" and the log's pinned lines).
+pub fn kill_fact_text(lang: Lang, k: &outbox_model::happened::KillFact) -> String {
+    let place = match k.prev {
+        Some(p) => t(lang, Key::HappenedAfter)
+            .replace("{prev}", &step_name(lang, p))
+            .replace("{step}", &step_name(lang, k.step)),
+        None => t(lang, Key::HappenedBefore).replace("{step}", &step_name(lang, k.step)),
+    };
+    t(lang, Key::HappenedKill)
+        .replace("{proc}", &proc_name(lang, &k.process))
+        .replace("{where}", &place)
+        .replace("{times}", &k.times.to_string())
+        .replace("{tick}", &k.tick.to_string())
+}
+
+/// A failed statement in words, with its SQLSTATE and its text.
+pub fn error_fact_text(lang: Lang, x: &outbox_model::happened::ErrorFact) -> String {
+    t(lang, Key::HappenedError)
+        .replace("{proc}", &proc_name(lang, &x.process))
+        .replace("{code}", x.code)
+        .replace("{times}", &x.times.to_string())
+        .replace("{tick}", &x.tick.to_string())
+        .replace("{sql}", x.sql)
+}
+
+/// A kill rule in words (the card's select, a variant's armed kills).
+pub fn kill_rule_key(r: outbox_model::scenario::KillRule) -> Key {
+    use outbox_model::scenario::KillRule;
+    match r {
+        KillRule::Next => Key::WhenNext,
+        KillRule::Always => Key::WhenAlways,
+        KillRule::CanonMod => Key::WhenMod,
+        KillRule::Other => Key::WhenOther,
+    }
+}
+
+/// The kills a scenario arms from its start, in words: "API: COMMIT (every time)".
+pub fn standing_kills(lang: Lang, s: &outbox_model::Scenario) -> Vec<String> {
+    use outbox_model::scenario::{Fault, KillRule};
+    s.faults
+        .iter()
+        .filter_map(|f| match f {
+            Fault::Kill {
+                process,
+                step,
+                when,
+                times,
+                ..
+            } => Some(format!(
+                "{}: {} ({})",
+                proc_name(lang, process),
+                step_name(lang, *step),
+                t(lang, kill_rule_key(KillRule::of(when, *times)))
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
 /// An event class's words.
 pub fn class_name(lang: Lang, c: Class) -> &'static str {
     t(

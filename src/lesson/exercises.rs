@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use outbox_model::lesson;
 
 use crate::ctl::use_ctl;
-use crate::i18n::{tr, use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key, Lang};
 use crate::lesson::ctl::use_lesson;
 
 const BLANK_KEYS: [Key; 5] = [
@@ -88,6 +88,12 @@ fn blank_row(i: usize, k: Key, checked: RwSignal<bool>) -> impl IntoView {
                     }
                 />
             </label>
+            // After an attempt that is not right, the word the reader's texts use (#42).
+            <Show when=move || checked.get() && !right()>
+                <span class="exercise__expected" data-testid=format!("blank-{i}-expected")>
+                    {move || i18n.t(Key::Ex1Expected).replace("{word}", lesson::BLANKS[i].expected(i18n.lang().code()))}
+                </span>
+            </Show>
             <Show when=move || checked.get()>
                 <span class="exercise__mark" data-testid=format!("blank-{i}-result") data-right=move || right().to_string()>
                     {move || i18n.t(match verdict() {
@@ -159,6 +165,20 @@ fn ask_first(
     }
 }
 
+/// The lesson's consoles print Uzbek words (`tarqatildi`, `xato`, `navbat`, `balans`…): a
+/// reader of another language gets them glossed under the console (#42). Uzbek readers
+/// need none.
+fn gloss(id: &'static str, key: Key) -> impl IntoView {
+    let i18n = use_i18n();
+    move || {
+        (!matches!(i18n.lang(), Lang::Uz | Lang::UzCyrl)).then(|| {
+            view! {
+                <p class="exercise__note" data-testid=format!("{id}-gloss")>{i18n.t(key)}</p>
+            }
+        })
+    }
+}
+
 /// Exercise 2: the relay model, run in the model or loaded into the playground.
 fn relay_exercise() -> impl IntoView {
     let ctl = use_ctl();
@@ -186,6 +206,7 @@ fn relay_exercise() -> impl IntoView {
                 <button type="button" data-testid="ex2-load" on:click=move |_| ctl.load_preset("exercise-2")>{tr(Key::ExLoad)}</button>
             </div>
             {move || ex2.get().map(|out| compare("ex2", &lesson::EXERCISE_2_EXPECTED, out))}
+            {gloss("ex2", Key::Ex2Gloss)}
         </div>
     }
 }
@@ -219,6 +240,7 @@ fn inbox_exercise() -> impl IntoView {
                 <p class="exercise__balance">{tr(Key::Balance)}": " <strong data-testid="ex3-balance">{b}</strong></p>
             })}
             {move || ex3.get().map(|out| compare("ex3", &lesson::EXERCISE_3_EXPECTED, out))}
+            {gloss("ex3", Key::Ex3Gloss)}
             // The repeated balance is the lesson: say that the inbox skipped the delivery.
             {move || ex3.get().map(|_| view! {
                 <p class="exercise__note" data-testid="ex3-inbox">

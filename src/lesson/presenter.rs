@@ -1,5 +1,6 @@
 //! Presenter mode's plumbing: the clicker keys (PgDn / PgUp move through the steps, 1 2 3
-//! guess, R reveals, the number keys otherwise choose a process, P enters and leaves), the
+//! guess, R reveals, the number keys otherwise choose a process, A B C answer the step's
+//! question, 0 resets the run, P enters and leaves), the
 //! address that follows the mode (`?present`, so a reload keeps it), and the
 //! BroadcastChannel that keeps a speaker-notes window on the step the room sees.
 
@@ -107,7 +108,26 @@ pub fn keys(lesson: LessonCtl) {
                 lesson.guess(lesson.guess_order()[n - 1]);
             }
             "r" | "R" if guessing => lesson.reveal(),
-            "p" | "P" => lesson.presenter.update(|p| *p = !*p),
+            "p" | "P" => {
+                e.prevent_default();
+                lesson.presenter.update(|p| *p = !*p);
+            }
+            // The step's question answered from the clicker (#42): A, B, C are its answers
+            // in the order shown; 0 starts the run again.
+            k @ ("a" | "A" | "b" | "B" | "c" | "C") => {
+                let at = match k {
+                    "a" | "A" => 0,
+                    "b" | "B" => 1,
+                    _ => 2,
+                };
+                if choose_answer(at) {
+                    e.prevent_default();
+                }
+            }
+            "0" => {
+                e.prevent_default();
+                lesson.ctl.reset();
+            }
             d @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") => {
                 let n = d.parse::<usize>().unwrap_or(1);
                 lesson.ctl.select_nth(n - 1);
@@ -116,6 +136,21 @@ pub fn keys(lesson: LessonCtl) {
         }
     });
     on_cleanup(move || handle.remove());
+}
+
+/// Chooses the `at`-th answer (in the order shown) of the open step's question, as a
+/// click on it would. False when the step asks none.
+fn choose_answer(at: usize) -> bool {
+    use wasm_bindgen::JsCast;
+    let input = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector_all("[data-testid=lesson-step] .quiz__options input[type=radio]")
+                .ok()
+        })
+        .and_then(|list| list.item(at as u32))
+        .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok());
+    input.map(|i| i.click()).is_some()
 }
 
 /// Keeps `?present` in the address while presenter mode is on (replaced, not pushed: Back

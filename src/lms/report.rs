@@ -156,7 +156,7 @@ mod tests {
             done: STEPS.iter().map(|s| s.id.to_string()).collect(),
             blanks: outbox_model::lesson::BLANKS
                 .iter()
-                .map(|b| b.iter().max_by_key(|a| a.len()).unwrap().to_string())
+                .map(|b| b.uz.iter().max_by_key(|a| a.len()).unwrap().to_string())
                 .collect(),
             quiz: QUIZ.iter().map(|q| Some(q.right)).collect(),
             quiz_first: QUIZ.iter().map(|q| Some(q.right)).collect(),

@@ -11,7 +11,7 @@ use outbox_model::explore::{Bounds, Design, Property, Search, Verdict};
 use crate::browser::slices::now_ms;
 use crate::ctl::use_ctl;
 use crate::i18n::{group_digits, t, tr, use_i18n, Key, Lang, Reason};
-use crate::proof::design::{design_key, load_trace};
+use crate::proof::design::{design_key, load_trace, worker_key};
 use crate::proof::pool::{Group, Pool};
 use crate::proof::reply::{Found, Reply};
 
@@ -66,6 +66,7 @@ pub fn Claims() -> impl IntoView {
         <div class="proof__claims">
             <p data-testid="proof-bounds">{bounds}</p>
             <p class="proof__explain">{tr(Key::ProofExplain)}</p>
+            <p class="proof__explain" data-testid="proof-legend">{tr(Key::ProofLegend)}</p>
             <button type="button" data-testid="proof-run" disabled=move || running.get() on:click=start>{tr(Key::ProofRun)}</button>
             <button type="button" data-testid="proof-stop" hidden=move || !running.get() on:click=stop>{tr(Key::ProofStop)}</button>
             <p data-testid="proof-progress" aria-live="polite">{rate}</p>
@@ -149,7 +150,10 @@ fn claim_row(
     view! {
         <tr data-testid=format!("claim-{}", d.name())
             data-search-ms=move || search_ms.with(|v| v[i].map(|ms| ms.to_string()))>
-            <th scope="row">{move || i18n.t(design_key(d))}</th>
+            <th scope="row">
+                {move || i18n.t(design_key(d))}
+                <small class="proof__worker" data-testid=format!("claim-worker-{}", d.name())>{move || i18n.t(worker_key(d))}</small>
+            </th>
             {Property::all().into_iter().map(|p| view! {
                 <td data-testid=format!("claim-{}-{}", d.name(), p.name())
                     data-holds=move || report().and_then(|r| verdict_of(&r, p).map(|v| matches!(v, Verdict::Holds { .. }).to_string())).unwrap_or_default()>
@@ -159,10 +163,13 @@ fn claim_row(
                             Verdict::Counterexample { trace, .. } => view! {
                                 <button type="button" class="proof__load" data-testid=format!("claim-load-{}-{}", d.name(), p.name())
                                     on:click={
-                                        let what = Reason::new(Key::TraceLoadedClaim)
-                                            .arg("design", d.name())
-                                            .arg("property", p.name());
-                                        move |_| load_trace(ctl, &trace, what.clone())
+                                        // Named as the page names designs and properties.
+                                        move |_| {
+                                            let what = Reason::new(Key::TraceLoadedClaim)
+                                                .arg("design", i18n.t(design_key(d)))
+                                                .arg("property", i18n.t(property_key(p)));
+                                            load_trace(ctl, &trace, what)
+                                        }
                                     }>{text}</button>
                             }.into_any(),
                             Verdict::Holds { .. } => view! { <span class="proof__holds">{text}</span> }.into_any(),

@@ -20,6 +20,17 @@ pub fn design_key(d: Design) -> Key {
     }
 }
 
+/// The worker a design runs, in words (#42: the dual-write row's "duplicate effects:
+/// broken" comes from its worker without an inbox, not from the dual write).
+pub fn worker_key(d: Design) -> Key {
+    use outbox_model::scenario::WorkerMode;
+    let b = outbox_model::explore::Bounds::default();
+    match d.scenario(&b).config.worker {
+        WorkerMode::NoInbox => Key::ProofWorkerNoInbox,
+        _ => Key::ProofWorkerInbox,
+    }
+}
+
 /// The text key of a crash cell's outcome.
 pub fn cell_key(o: CellOutcome) -> Key {
     match o {
@@ -50,6 +61,9 @@ pub fn load_trace(ctl: Ctl, trace: &Trace, what: Reason) {
         Ok(sim) => {
             let what = what.arg("n", sim.total());
             let _ = ctl.replace(sim);
+            // The explorer's run, not the learner's: it ticks no lesson step or challenge
+            // (#42: a loaded counterexample marked step 1 done).
+            ctl.shared.set(true);
             ctl.notice
                 .set(Some(Notice::info(Key::NoticeTraceLoaded, what)));
             if let Some(el) = document()

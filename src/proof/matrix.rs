@@ -13,7 +13,7 @@ use crate::browser::slices::now_ms;
 use crate::ctl::use_ctl;
 use crate::i18n::words::{proc_name, step_name};
 use crate::i18n::{tr, use_i18n, Key, Reason};
-use crate::proof::design::{cell_key, design_key, load_trace};
+use crate::proof::design::{cell_key, design_key, load_trace, worker_key};
 use crate::proof::pool::{Group, Pool};
 use crate::proof::reply::{Found, Reply};
 
@@ -58,6 +58,7 @@ pub fn Matrix() -> impl IntoView {
         <div class="matrix">
             <h3 class="proof__subheading">{tr(Key::MatrixHeading)}</h3>
             <p>{tr(Key::MatrixIntro)}</p>
+            <p class="proof__explain" data-testid="matrix-legend">{tr(Key::MatrixLegend)}</p>
             <button type="button" data-testid="matrix-run" disabled=move || running.get() on:click=start>{tr(Key::MatrixRun)}</button>
             <button type="button" data-testid="matrix-stop" hidden=move || !running.get() on:click=stop>{tr(Key::ProofStop)}</button>
             <p data-testid="matrix-progress" aria-live="polite" data-ms=move || took_ms.get().map(|ms| ms.to_string())>
@@ -68,7 +69,7 @@ pub fn Matrix() -> impl IntoView {
                     <thead>
                         <tr>
                             <th></th>
-                            {designs.iter().map(|d| { let d = *d; view! { <th scope="col">{move || i18n.t(design_key(d))}</th> } }).collect_view()}
+                            {designs.iter().map(|d| { let d = *d; view! { <th scope="col">{move || i18n.t(design_key(d))} <small class="proof__worker">{move || i18n.t(worker_key(d))}</small></th> } }).collect_view()}
                         </tr>
                     </thead>
                     <tbody>{body}</tbody>
@@ -129,7 +130,7 @@ fn matrix_row(
                 let idx = r * designs.len() + d;
                 let id = format!("cell-{}-{}-{}", proc, crate::stage::pipeline::process_card::step_id::step_id(step), design.name());
                 let cell = cells[idx];
-                let design_name = design.name();
+                let design = *design;
                 view! {
                     <td>
                         {move || match cell.get() {
@@ -142,10 +143,14 @@ fn matrix_row(
                                         <button type="button" class=class data-testid=id.clone() data-outcome=c.outcome.name()
                                             title=format!("{} · {}", label, c.states)
                                             on:click={
-                                                let what = Reason::new(Key::TraceLoadedCell)
-                                                    .arg("design", design_name)
-                                                    .arg("point", format!("{proc} · {}", crate::stage::pipeline::process_card::step_id::step_id(step)));
-                                                move |_| load_trace(ctl, &trace, what.clone())
+                                                // Named as the page names designs and steps.
+                                                move |_| {
+                                                    let lang = i18n.lang();
+                                                    let what = Reason::new(Key::TraceLoadedCell)
+                                                        .arg("design", i18n.t(design_key(design)))
+                                                        .arg("point", format!("{} · {}", proc_name(lang, proc), step_name(lang, step)));
+                                                    load_trace(ctl, &trace, what)
+                                                }
                                             }>{label}</button>
                                     }.into_any(),
                                     None => view! { <span class=class data-testid=id.clone() data-outcome=c.outcome.name()>{label}</span> }.into_any(),

@@ -129,14 +129,48 @@ const SMALL: &[Tile] = &[
     },
 ];
 
+/// A counter's label as the stage shows it, by its model name (the challenge builder
+/// names counters so, #42); None for a counter the stage has no tile for.
+pub fn counter_label(name: &str) -> Option<Key> {
+    [FLOW, HARM, SMALL]
+        .iter()
+        .flat_map(|l| l.iter())
+        .find(|t| t.name == name)
+        .map(|t| t.label)
+}
+
+/// The trouble a counter counts, for the ones that open an event's life.
+fn trouble_of(name: &str) -> Option<outbox_model::view::Trouble> {
+    use outbox_model::view::Trouble;
+    match name {
+        "lost" => Some(Trouble::Lost),
+        "duplicate_deliveries" => Some(Trouble::Duplicate),
+        "duplicate_effects" => Some(Trouble::DuplicateEffect),
+        "phantoms" => Some(Trouble::Phantom),
+        _ => None,
+    }
+}
+
 fn tiles(list: &'static [Tile], class: &'static str) -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
     list.iter()
         .map(|tile| {
             let value = move || ctl.counters.with(|c| (tile.get)(c));
+            // LOST, duplicates and phantoms open their first event's life (#42).
+            let trouble = trouble_of(tile.name);
+            let open = move || {
+                if let Some(t) = trouble.filter(|_| value() > 0) {
+                    ctl.open_trouble(t);
+                }
+            };
             view! {
                 <div
+                    role=trouble.map(|_| "button")
+                    tabindex=trouble.map(|_| "0")
+                    title=move || trouble.map(|_| i18n.t(Key::CounterOpensLife))
+                    on:click=move |_| open()
+                    on:keydown=move |e| if e.key() == "Enter" { open() }
                     class=move || {
                         let hot = if value() > 0 { " counter--hot" } else { "" };
                         format!("counter {class} counter--{}{hot}", tile.tone)

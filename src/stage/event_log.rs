@@ -7,7 +7,7 @@ use outbox_model::world::Wait;
 use outbox_model::{EventId, World};
 
 use crate::ctl::{use_ctl, Ctl};
-use crate::i18n::words::{actor, note_text, proc_name, step_name};
+use crate::i18n::words::{actor, error_fact_text, kill_fact_text, note_text, proc_name, step_name};
 use crate::i18n::{tr, use_i18n, Key, Lang};
 
 /// Entries shown (the model keeps more).
@@ -32,9 +32,24 @@ pub fn EventLog() -> impl IntoView {
             .collect_view()
             .into_any()
     };
+    // The run's kills and failed statements stay on top: the capped log drops them (#42).
+    let pinned = move || {
+        ctl.history_beat.track();
+        let lang = i18n.lang();
+        let h = ctl.with_world(outbox_model::happened::pinned_facts);
+        let mut lines: Vec<String> = h.kills.iter().map(|k| kill_fact_text(lang, k)).collect();
+        lines.extend(h.errors.iter().map(|x| error_fact_text(lang, x)));
+        (!lines.is_empty()).then(|| view! {
+            <div class="log__pinned" data-testid="log-pinned">
+                <h3 class="log__pinned-heading">{i18n.t(Key::LogPinned)}</h3>
+                <ul>{lines.into_iter().map(|l| view! { <li class="log__entry log__entry--killed">{l}</li> }).collect_view()}</ul>
+            </div>
+        })
+    };
     view! {
         <section class="log panel" data-testid="event-log" aria-labelledby="log-heading">
             <h2 id="log-heading" class="panel__heading">{tr(Key::LogHeading)}</h2>
+            {pinned}
             <ol class="log__list" tabindex="0" aria-labelledby="log-heading">{rows}</ol>
         </section>
     }
@@ -80,7 +95,7 @@ fn log_entry(ctl: Ctl, (tick, who, step, text, ev, killed): Entry) -> impl IntoV
                 type="button"
                 class="log__event"
                 data-testid="log-event"
-                on:click=move |_| ctl.selected_event.set(Some(e.0))
+                on:click=move |_| ctl.open_event(e.0)
             >
                 {e.to_string()}
             </button>

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
 
-const KEYS: [Key; 11] = [
+const KEYS: [Key; 13] = [
     Key::HelpSpace,
     Key::HelpDot,
     Key::HelpComma,
@@ -17,6 +17,8 @@ const KEYS: [Key; 11] = [
     Key::HelpEscape,
     Key::HelpPgKeys,
     Key::HelpReveal,
+    Key::HelpAnswers,
+    Key::HelpFocus,
 ];
 
 #[component]

@@ -6,29 +6,67 @@ use super::steps::from_preset;
 use crate::world::{ProcKind, Step, World};
 use crate::EventId;
 
-/// Exercise 1's blanks, each with the answers it accepts (compared after
-/// [`normalise`]): Uzbek, English and Russian spellings of the same term.
-pub const BLANKS: [&[&str]; 5] = [
-    &["dual"],
-    &[
-        "tranzaksiya",
-        "tranzaksiyada",
-        "transaction",
-        "транзакция",
-        "транзакции",
-        "транзакцией",
-    ],
-    // Russian says «релей» (the page's Russian texts do), «ретранслятор» too.
-    &[
-        "relay",
-        "the relay",
-        "relay jarayoni",
-        "relay process",
-        "релей",
-        "ретранслятор",
-    ],
-    &["skip locked"],
-    &["inbox", "inbox jadvali", "inbox table"],
+/// One of exercise 1's blanks: the answers it accepts in each language, compared after
+/// [`normalise`]. The first of each list is the word that language's texts use, shown
+/// after an attempt (#42). A learner may answer in any of the three.
+#[derive(Clone, Copy, Debug)]
+pub struct Blank {
+    /// The lesson's own terms (the seed's Uzbek, with its English loanwords).
+    pub uz: &'static [&'static str],
+    pub en: &'static [&'static str],
+    /// The page's Russian texts say «релей» (and «воркер»); «ретранслятор» is accepted.
+    pub ru: &'static [&'static str],
+}
+
+impl Blank {
+    /// The word shown as the expected answer to a reader of `lang` ("uz", "en", "ru";
+    /// any other code reads the Uzbek list, as Uzbek in Cyrillic does).
+    pub fn expected(&self, lang: &str) -> &'static str {
+        let list = match lang {
+            "en" => self.en,
+            "ru" => self.ru,
+            _ => self.uz,
+        };
+        list.first().copied().unwrap_or("")
+    }
+
+    /// Every accepted answer, in any language.
+    pub fn accepts(&self, normalised: &str) -> bool {
+        self.all().any(|w| w == normalised)
+    }
+
+    fn all(&self) -> impl Iterator<Item = &'static str> {
+        self.uz.iter().chain(self.en).chain(self.ru).copied()
+    }
+}
+
+/// Exercise 1's blanks, in the lesson's order (§9).
+pub const BLANKS: [Blank; 5] = [
+    Blank {
+        uz: &["dual"],
+        en: &["dual"],
+        ru: &["dual", "двойной", "двойная"],
+    },
+    Blank {
+        uz: &["tranzaksiya", "tranzaksiyada"],
+        en: &["transaction"],
+        ru: &["транзакции", "транзакция", "транзакцией"],
+    },
+    Blank {
+        uz: &["relay", "relay jarayoni"],
+        en: &["relay", "the relay", "relay process"],
+        ru: &["релей", "ретранслятор"],
+    },
+    Blank {
+        uz: &["skip locked"],
+        en: &["skip locked"],
+        ru: &["skip locked"],
+    },
+    Blank {
+        uz: &["inbox", "inbox jadvali"],
+        en: &["inbox", "inbox table"],
+        ru: &["inbox", "таблица inbox"],
+    },
 ];
 
 /// How a learner's answer compares with the accepted ones, as a patient teacher reads it.
@@ -64,9 +102,9 @@ pub fn blank_verdicts(answers: &[String]) -> Vec<Verdict> {
         .enumerate()
         .map(|(i, ok)| {
             let a = normalise(answers.get(i).map_or("", String::as_str));
-            if ok.contains(&a.as_str()) {
+            if ok.accepts(&a) {
                 Verdict::Right
-            } else if a.chars().count() >= 3 && ok.iter().any(|w| edit_distance(&a, w) <= 2) {
+            } else if a.chars().count() >= 3 && ok.all().any(|w| edit_distance(&a, w) <= 2) {
                 Verdict::Close
             } else {
                 Verdict::Wrong

@@ -17,7 +17,7 @@ mod steps;
 
 pub use exercises::{
     answer_matches, blank_verdicts, check_blanks, exercise_2_output, exercise_3_output,
-    exercise_3_skipped, is_answered, normalise, Verdict, BLANKS, EXERCISE_2_EXPECTED,
+    exercise_3_skipped, is_answered, normalise, Blank, Verdict, BLANKS, EXERCISE_2_EXPECTED,
     EXERCISE_3_EXPECTED,
 };
 pub use goals::{reached, step_reached, WHY_INSIDE_RIGHT};

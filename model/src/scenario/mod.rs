@@ -5,10 +5,12 @@
 //! field serde stopped at in `json_error.rs`, and the named presets in `presets.rs`.
 
 mod json_error;
+mod kill_rule;
 mod presets;
 mod validate;
 
 pub(crate) use json_error::json_error_field;
+pub use kill_rule::KillRule;
 pub use presets::{preset, presets, CANON_KILL};
 
 pub use crate::action::{Action, ProcKind, Step, When};

@@ -77,6 +77,7 @@ impl World {
             tally: Default::default(),
             script_results: Vec::new(),
             kills: Vec::new(),
+            pinned: Vec::new(),
             high_water: 0,
             last_flush: None,
             preloaded: s.workload.preloaded_events,

@@ -103,6 +103,9 @@ pub enum FaultNote {
     UnpublishRefused,
 }
 
+/// The kills and SQL errors a run keeps pinned (the first ones: what a lesson step shows).
+pub const PINNED_CAP: usize = 64;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct LogEntry {
     pub tick: u64,
@@ -116,6 +119,17 @@ pub(super) const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
 impl World {
     pub(super) fn log(&mut self, proc: Option<ProcId>, step: Option<Step>, note: Note) {
         self.tally.note(step, &note);
+        if self.history
+            && matches!(note, Note::Killed | Note::Error { .. })
+            && self.pinned.len() < PINNED_CAP
+        {
+            self.pinned.push(LogEntry {
+                tick: self.tick,
+                proc,
+                step,
+                note,
+            });
+        }
         if self.cfg.log_cap == 0 {
             return;
         }

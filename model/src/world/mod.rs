@@ -36,7 +36,7 @@ pub use crate::action::{Action, ProcKind, Step, When};
 pub use crate::scenario::{proc_index, proc_names, processes, MAX_PROCS};
 pub use faults::ArmedKill;
 pub use judge::{CheckLevel, Counters};
-pub use log::{FaultNote, LogEntry, Note};
+pub use log::{FaultNote, LogEntry, Note, PINNED_CAP};
 pub use procs::{HeldJob, Mem, Proc, Request, Wait};
 pub use program::{program, script_sql, step_before, step_sql};
 pub use refusal::Refusal;
@@ -89,6 +89,10 @@ pub struct World {
     pub(crate) script_results: Vec<ScriptResult>,
     /// Every kill: which process, at which step, at which tick (capped).
     pub(crate) kills: Vec<(ProcId, Step, u64)>,
+    /// The kills and SQL errors of the run, kept apart from the capped log so the page can
+    /// pin them (#42: a 10-task run's kill had scrolled out of the log by its end); at most
+    /// [`PINNED_CAP`], history only.
+    pub(crate) pinned: Vec<LogEntry>,
     /// The high-water relay's mark (`last_id`), saved with its poll's COMMIT.
     pub(crate) high_water: u64,
     /// The tick of the last Redis flush, if any (the operator's recovery starts there).
@@ -149,6 +153,7 @@ clone_reusing!(World {
     log,
     script_results,
     kills,
+    pinned,
     violations,
     touched
 } then clone_fixed_from(cfg, script, procs, polls));

@@ -64,6 +64,10 @@ impl World {
     pub fn kills(&self) -> &[(ProcId, Step, u64)] {
         &self.kills
     }
+    /// The run's first kills and SQL errors, kept whatever the log's cap (`PINNED_CAP`).
+    pub fn pinned(&self) -> &[LogEntry] {
+        &self.pinned
+    }
     /// The tick of the last Redis flush, if any.
     pub fn last_flush(&self) -> Option<u64> {
         self.last_flush

@@ -37,6 +37,7 @@ impl World {
     pub(crate) fn drop_history(&mut self) {
         self.history = false;
         self.kills = Vec::new();
+        self.pinned = Vec::new();
         self.polls.iter_mut().for_each(|p| *p = Vec::new());
     }
 

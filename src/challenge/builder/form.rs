@@ -14,6 +14,9 @@ pub struct Form {
     pub title: RwSignal<String>,
     pub body: RwSignal<String>,
     pub hint: RwSignal<String>,
+    /// The texts in the other languages (#42: a challenge in uz, ru and en): title, body
+    /// and hint for each of [`TEXT_LANGS`]; the page's own language uses the fields above.
+    pub others: [[RwSignal<String>; 3]; 3],
     pub goal: RwSignal<String>,
     /// `lost`, `duplicate`, `fine`, or empty for no guess.
     pub predict: RwSignal<String>,
@@ -32,6 +35,7 @@ impl Form {
             title: RwSignal::new(String::new()),
             body: RwSignal::new(String::new()),
             hint: RwSignal::new(String::new()),
+            others: std::array::from_fn(|_| std::array::from_fn(|_| RwSignal::new(String::new()))),
             goal: RwSignal::new(String::new()),
             predict: RwSignal::new(String::new()),
             solution: RwSignal::new(None),
@@ -42,6 +46,7 @@ impl Form {
             form.title.track();
             form.body.track();
             form.hint.track();
+            form.others.iter().flatten().for_each(|f| f.track());
             form.goal.track();
             form.predict.track();
             form.solution.track();
@@ -51,6 +56,9 @@ impl Form {
         form
     }
 }
+
+/// The languages a challenge's texts may be in (the challenge format's).
+pub const TEXT_LANGS: [&str; 3] = ["uz", "en", "ru"];
 
 /// An id from a title: its ASCII letters and digits, lower-cased, the rest as `-`;
 /// a title with none (Cyrillic) gets one from its hash. At most 40 characters.

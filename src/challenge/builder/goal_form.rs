@@ -10,7 +10,9 @@ use serde::Serialize;
 
 use crate::challenge::reasons::goal_reason;
 use crate::ctl::{use_ctl, Ctl};
-use crate::i18n::{tr, use_i18n, Key};
+use crate::i18n::words::{proc_name, step_name};
+use crate::i18n::{t, tr, use_i18n, Key, Lang};
+use crate::stage::counters::counter_label;
 
 const OPS: [&str; 6] = [">=", "==", "<=", ">", "<", "!="];
 
@@ -41,29 +43,90 @@ fn and(goal: RwSignal<String>, cond: String) {
     });
 }
 
-/// Every `killed(kind, step)` a goal can name on this stage: each program step of each
-/// process kind.
-fn kill_goals(ctl: Ctl) -> std::collections::BTreeSet<String> {
+/// Every `killed(kind, step)` a goal can name on this stage (each program step of each
+/// process kind), with its words as the cards say them: "☠ API · queue.add" (#42).
+fn kill_goals(ctl: Ctl, lang: Lang) -> std::collections::BTreeMap<String, String> {
     ctl.procs.with(|ps| {
         ps.iter()
             .flat_map(|p| {
                 let kind = json_name(&p.kind);
-                p.program
-                    .iter()
-                    .map(move |s| format!("killed({kind}, {})", json_name(s)))
+                // The goal names a kind (every relay), not one numbered process.
+                let who = if p.name.contains('-') {
+                    kind.clone()
+                } else {
+                    proc_name(lang, &p.name)
+                };
+                p.program.iter().map(move |s| {
+                    (
+                        format!("killed({kind}, {})", json_name(s)),
+                        format!("☠ {who} · {}", step_name(lang, *s)),
+                    )
+                })
             })
             .collect()
     })
 }
 
+/// A counter's name in the select: its label on the stage, then its name in the goal.
+fn counter_option(lang: Lang, name: &str) -> String {
+    match counter_label(name) {
+        Some(k) => format!("{} ({name})", t(lang, k)),
+        None => name.to_string(),
+    }
+}
+
+/// A goal's canonical text said in words beside it (#42: students saw only
+/// `lost >= 2 && settled`): counters by their stage labels, operators and joins in words,
+/// a kill by its card's words. Read token by token from the model's canonical text.
+pub fn goal_words(lang: Lang, canonical: &str) -> String {
+    let mut out = Vec::new();
+    let mut rest = canonical;
+    while !rest.is_empty() {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("killed(") {
+            let (inner, after) = r.split_once(')').unwrap_or((r, ""));
+            let (kind, step) = inner.split_once(',').unwrap_or((inner, ""));
+            let step = step.trim();
+            let step_words = serde_json::from_str::<outbox_model::Step>(&format!("\"{step}\""))
+                .map_or_else(|_| step.to_string(), |s| step_name(lang, s));
+            out.push(
+                t(lang, Key::GoalWordKilled)
+                    .replace("{who}", &proc_name(lang, kind.trim()))
+                    .replace("{step}", &step_words),
+            );
+            rest = after;
+            continue;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (tok, after) = rest.split_at(end);
+        rest = after;
+        let word = match tok {
+            "&&" => t(lang, Key::GoalWordAnd).to_string(),
+            "||" => t(lang, Key::GoalWordOr).to_string(),
+            "settled" => t(lang, Key::BuilderSettled).to_lowercase(),
+            ">=" => "≥".to_string(),
+            "<=" => "≤".to_string(),
+            "!=" => "≠".to_string(),
+            "==" => "=".to_string(),
+            other => counter_label(other.trim_matches(|c| c == '(' || c == ')')).map_or_else(
+                || other.to_string(),
+                |k| tok.replace(other.trim_matches(|c| c == '(' || c == ')'), t(lang, k)),
+            ),
+        };
+        out.push(word);
+    }
+    out.join(" ")
+}
+
 /// The row that adds a `killed(…)` term to the goal.
 fn kill_row(ctl: Ctl, goal: RwSignal<String>) -> impl IntoView {
+    let i18n = use_i18n();
     let kill = RwSignal::new(String::new());
     view! {
         <div class="builder__row">
             <select aria-label=tr(Key::BuilderKill) data-testid="builder-kill" on:change=move |ev| kill.set(event_target_value(&ev))>
                 <option value="">{tr(Key::BuilderKill)}</option>
-                {move || kill_goals(ctl).into_iter().map(|k| { let v = k.clone(); view! { <option value=v>{k}</option> } }).collect_view()}
+                {move || kill_goals(ctl, i18n.lang()).into_iter().map(|(v, words)| view! { <option value=v>{words}</option> }).collect_view()}
             </select>
             <button type="button" data-testid="builder-add-kill"
                 on:click=move |_| { let k = kill.get_untracked(); if !k.is_empty() { and(goal, k) } }>
@@ -106,7 +169,7 @@ pub fn GoalForm(goal: RwSignal<String>) -> impl IntoView {
                 <select aria-label=tr(Key::BuilderCounter) data-testid="builder-counter" on:change=move |ev| counter.set(event_target_value(&ev))>
                     {counter_names().into_iter().map(|n| {
                         let (selected, value) = (n == "lost", n.clone());
-                        view! { <option value=value selected=selected>{n}</option> }
+                        view! { <option value=value selected=selected>{move || counter_option(i18n.lang(), &n)}</option> }
                     }).collect_view()}
                 </select>
                 <select aria-label=tr(Key::BuilderOp) data-testid="builder-op" on:change=move |ev| op.set(event_target_value(&ev))>
@@ -129,6 +192,10 @@ pub fn GoalForm(goal: RwSignal<String>) -> impl IntoView {
                 <p class="builder__verdict" class:builder__verdict--bad=!ok data-testid="builder-goal-verdict" data-ok=ok.to_string()>
                     {if ok { view! { <code>{text}</code> }.into_any() } else { text.into_any() }}
                 </p>
+            })}
+            // The goal in words beside its expression (#42).
+            {move || verdict().filter(|(ok, _)| *ok).map(|(_, text)| view! {
+                <p class="builder__goal-words" data-testid="builder-goal-words">{goal_words(i18n.lang(), &text)}</p>
             })}
         </fieldset>
     }

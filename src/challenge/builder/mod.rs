@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use crate::browser::slices::owner_alive;
 use crate::challenge::builder::checking::{CheckProgress, Checking};
 use crate::challenge::builder::draft::Draft;
-use crate::challenge::builder::form::{slug, Form};
+use crate::challenge::builder::form::{slug, Form, TEXT_LANGS};
 use crate::challenge::builder::goal_form::GoalForm;
 use crate::challenge::builder::result::CheckResult;
 use crate::challenge::reasons::{format_reason, goal_reason};
@@ -42,6 +42,20 @@ fn actions_of(ctl: Ctl) -> Vec<Action> {
     })
 }
 
+/// A scenario's name as the stage shows it (#42: "the lesson-lose-dual scenario"): a
+/// preset's title, a lesson step's title, else the name as it is (a scenario of one's own).
+fn scenario_title(lang: Lang, name: &str) -> String {
+    if let Some(p) = crate::i18n::words::preset_text(name) {
+        return p.title(lang).to_string();
+    }
+    name.strip_prefix("lesson-")
+        .and_then(crate::i18n::lesson_words::step_words)
+        .map_or_else(
+            || name.to_string(),
+            |w| crate::i18n::t(lang, w.title).to_string(),
+        )
+}
+
 /// The challenge the form says, read back through the model's reader (so a shared one
 /// is known to open); the model checks it next (`checking.rs`).
 fn prepare(form: Form, ctl: Ctl, lang: Lang) -> Result<Challenge, Reason> {
@@ -50,23 +64,97 @@ fn prepare(form: Form, ctl: Ctl, lang: Lang) -> Result<Challenge, Reason> {
         .with_untracked(|g| Goal::parse(g))
         .map_err(|e| goal_reason(&e, "goal"))?;
     let title = form.title.get_untracked();
-    let hint = Some(form.hint.get_untracked()).filter(|h| !h.trim().is_empty());
-    let texts = Texts {
-        title: title.trim().to_string(),
-        body: form.body.get_untracked(),
-        hint,
-    };
+    // Said in words before the reader would say "texts.en.title: must not be empty" (#42).
+    if title.trim().is_empty() {
+        return Err(Reason::new(Key::BuilderNeedTitle));
+    }
+    let texts = texts_of(form, lang);
     let challenge = Challenge {
         v: FORMAT_VERSION,
         id: slug(&title),
         lesson: None,
-        texts: BTreeMap::from([(lang.code().to_string(), texts)]),
+        texts,
         predict: form.predict.with_untracked(|p| outcome_of_name(p)),
         goal,
         scenario: ctl.scenario(),
         solution: form.solution.get_untracked(),
     };
-    Challenge::from_json(&challenge.to_compact_json()).map_err(|e| format_reason(&e))
+    Challenge::from_json(&challenge.to_compact_json()).map_err(|mut e| {
+        e.field = field_words(lang, &e.field);
+        format_reason(&e)
+    })
+}
+
+/// The form's texts by language: the page's language from the main fields (Uzbek in
+/// Cyrillic is kept as Uzbek), the others from their fields when their title is given.
+fn texts_of(form: Form, lang: Lang) -> BTreeMap<String, Texts> {
+    let own = if lang == Lang::UzCyrl {
+        "uz"
+    } else {
+        lang.code()
+    };
+    let text = |t: RwSignal<String>, b: RwSignal<String>, h: RwSignal<String>| Texts {
+        title: t.get_untracked().trim().to_string(),
+        body: b.get_untracked(),
+        hint: Some(h.get_untracked()).filter(|h| !h.trim().is_empty()),
+    };
+    let mut texts = BTreeMap::from([(own.to_string(), text(form.title, form.body, form.hint))]);
+    for (code, [t, b, h]) in TEXT_LANGS.iter().zip(form.others) {
+        if *code != own && !t.with_untracked(|t| t.trim().is_empty()) {
+            texts.insert(code.to_string(), text(t, b, h));
+        }
+    }
+    texts
+}
+
+/// A refused field's JSON path in words: "texts.en.title" → "Title (EN)".
+fn field_words(lang: Lang, field: &str) -> String {
+    let mut parts = field.split('.');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some("texts"), Some(code), Some(what)) => {
+            let key = match what {
+                "title" => Key::BuilderTitle,
+                "body" => Key::BuilderBody,
+                _ => Key::BuilderHint,
+            };
+            format!("{} ({})", crate::i18n::t(lang, key), code.to_uppercase())
+        }
+        (Some("goal"), None, None) => crate::i18n::t(lang, Key::BuilderGoal).to_string(),
+        _ => field.to_string(),
+    }
+}
+
+/// The fields of the texts in the page's other languages, folded away.
+fn other_texts(form: Form) -> impl IntoView {
+    let i18n = use_i18n();
+    move || {
+        let own = match i18n.lang() {
+            Lang::UzCyrl => "uz",
+            l => l.code(),
+        };
+        let fields = TEXT_LANGS
+            .iter()
+            .zip(form.others)
+            .filter(|(code, _)| **code != own)
+            .map(|(code, [t, b, h])| {
+                let code: &'static str = code;
+                view! {
+                    <fieldset class="builder__lang" data-testid=format!("builder-texts-{code}")>
+                        <legend>{code.to_uppercase()}</legend>
+                        {text_field(Key::BuilderTitle, t, "builder-title-other", false)}
+                        {text_field(Key::BuilderBody, b, "builder-body-other", true)}
+                        {text_field(Key::BuilderHint, h, "builder-hint-other", false)}
+                    </fieldset>
+                }
+            })
+            .collect_view();
+        view! {
+            <details class="builder__others" data-testid="builder-other-languages">
+                <summary>{i18n.t(Key::BuilderOtherLanguages)}</summary>
+                {fields}
+            </details>
+        }
+    }
 }
 
 /// A labelled text field bound to `value` (a textarea when `long`).
@@ -97,14 +185,13 @@ pub fn Builder() -> impl IntoView {
     };
     let scenario = move || {
         ctl.scenario_version.track();
+        let name = ctl.with_scenario(|s| s.name.clone());
         i18n.t(Key::BuilderStart)
-            .replace("{name}", &ctl.scenario().name)
+            .replace("{name}", &scenario_title(i18n.lang(), &name))
     };
     let solution = move || match form.solution.get() {
         None => i18n.t(Key::BuilderNoSolution).to_string(),
-        Some(a) => i18n
-            .t(Key::BuilderSolution)
-            .replace("{n}", &a.len().to_string()),
+        Some(a) => i18n.tn(Key::BuilderSolution, a.len() as u64),
     };
     view! {
         <section class="builder" data-testid="builder" aria-labelledby="builder-heading">
@@ -114,6 +201,7 @@ pub fn Builder() -> impl IntoView {
             {text_field(Key::BuilderTitle, form.title, "builder-title", false)}
             {text_field(Key::BuilderBody, form.body, "builder-body", true)}
             {text_field(Key::BuilderHint, form.hint, "builder-hint", false)}
+            {other_texts(form)}
             <GoalForm goal=form.goal/>
             <label class="builder__field">
                 <span>{tr(Key::BuilderPredict)}</span>

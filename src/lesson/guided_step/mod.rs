@@ -5,6 +5,7 @@
 pub mod step_actions;
 pub mod step_nav;
 pub mod step_variants;
+pub mod what_happened;
 pub mod why_question;
 
 use leptos::prelude::*;
@@ -15,7 +16,8 @@ use crate::i18n::{use_i18n, Key};
 use crate::lesson::ctl::use_lesson;
 use crate::lesson::guided_step::step_actions::StepActions;
 use crate::lesson::guided_step::step_nav::StepNav;
-use crate::lesson::guided_step::step_variants::StepVariants;
+use crate::lesson::guided_step::step_variants::{variant_kills, StepVariants};
+use crate::lesson::guided_step::what_happened::WhatHappened;
 use crate::lesson::guided_step::why_question::WhyQuestion;
 use crate::lesson::predict::Predict;
 
@@ -29,6 +31,17 @@ pub fn GuidedStep() -> impl IntoView {
         i18n.t(Key::StepOf)
             .replace("{n}", &(lesson.course.step.get() + 1).to_string())
             .replace("{m}", &STEPS.len().to_string())
+    };
+    // After a variant that armed its ☠, the hint must not ask for that ☠ again: pressing
+    // it would disarm it (#42).
+    let hint = move || {
+        let variant =
+            !variant_kills(lesson.ctl, i18n, STEPS[lesson.course.step.get()].variants).is_empty();
+        i18n.t(if variant {
+            Key::VariantHint
+        } else {
+            words().hint
+        })
     };
     view! {
         <div class="lesson" data-testid="lesson">
@@ -53,12 +66,13 @@ pub fn GuidedStep() -> impl IntoView {
                         {move || if lesson.course.reached.get() { i18n.t(Key::GoalReached) } else { i18n.t(Key::GoalNotYet) }}
                     </strong>
                 </p>
+                <WhatHappened/>
                 <WhyQuestion/>
                 <Predict/>
                 <StepVariants/>
                 <StepActions/>
                 <Show when=move || lesson.course.hint.get()>
-                    <p class="lesson__hint" data-testid="lesson-hint-text">{move || i18n.t(words().hint)}</p>
+                    <p class="lesson__hint" data-testid="lesson-hint-text">{hint}</p>
                 </Show>
             </article>
         </div>

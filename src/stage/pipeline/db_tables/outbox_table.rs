@@ -15,6 +15,12 @@ pub fn OutboxTable() -> impl IntoView {
     let i18n = use_i18n();
     let tables = ctl.tables;
     let count = move |n: u64| count(i18n.lang(), n);
+    // A CDC relay alone never writes `tarqatilgan_vaqt`: "unpublished" is counted by its
+    // offset, and the table says so (#42).
+    let cdc = move || {
+        ctl.scenario_version.track();
+        ctl.with_scenario(|s| s.config.cdc && s.config.relays == 0)
+    };
     let outbox = move || {
         let lang = i18n.lang();
         tables.with(|v| v.outbox.iter().map(|r| outbox_row(lang, r)).collect_view())
@@ -24,10 +30,11 @@ pub fn OutboxTable() -> impl IntoView {
             <h4 class="db__name">
                 {tr(Key::TableOutbox)}
                 <span class="db__count" data-testid="db-outbox-count">{move || count(tables.with(|v| v.outbox_count))}</span>
-                <span class="db__count">
-                    {move || i18n.tn(Key::UnpublishedRows, tables.with(|v| v.outbox_unpublished))}
+                <span class="db__count" data-testid="db-outbox-unpublished" title=move || cdc().then(|| i18n.t(Key::CdcUnpublishedNote))>
+                    {move || i18n.tn(if cdc() { Key::UnpublishedCdc } else { Key::UnpublishedRows }, tables.with(|v| v.outbox_unpublished))}
                 </span>
             </h4>
+            {move || cdc().then(|| view! { <p class="db__note" data-testid="cdc-note">{i18n.t(Key::CdcUnpublishedNote)}</p> })}
             <table>
                 <thead>
                     <tr>

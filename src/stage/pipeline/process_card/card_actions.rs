@@ -2,14 +2,15 @@
 //! and kill now (or restart, once it is dead). Enabled as the model's `enabled()` says.
 
 use leptos::prelude::*;
+use outbox_model::scenario::KillRule;
 use outbox_model::Action;
 
 use crate::ctl::use_ctl;
 use crate::i18n::{tr, Key};
-use crate::stage::pipeline::process_card::kill_rule::Rule;
+use crate::stage::pipeline::process_card::kill_rule::{self, CHOICES};
 
 #[component]
-pub fn CardActions(name: String, rule: RwSignal<Rule>) -> impl IntoView {
+pub fn CardActions(name: String) -> impl IntoView {
     let ctl = use_ctl();
     let n = name.clone();
     let can = move |a: fn(String) -> Action| {
@@ -28,7 +29,7 @@ pub fn CardActions(name: String, rule: RwSignal<Rule>) -> impl IntoView {
     let (n_step, n_kill, n_restart) = (name.clone(), name.clone(), name.clone());
     view! {
         <div class="proc__actions">
-            <RuleSelect name=name.clone() rule/>
+            <RuleSelect name=name.clone()/>
             <button
                 type="button"
                 data-testid=format!("stepproc-{name}")
@@ -72,26 +73,31 @@ pub fn CardActions(name: String, rule: RwSignal<Rule>) -> impl IntoView {
     }
 }
 
-/// The rule the card's kills are armed under.
+/// The rule the card's kills are armed under: the armed kills' own rule while there are
+/// some (a scenario's rule that is none of the three shows as "other"), else the choice
+/// for the next ☠. Choosing re-arms the armed ones (`Ctl::set_kill_rule`).
 #[component]
-fn RuleSelect(name: String, rule: RwSignal<Rule>) -> impl IntoView {
+fn RuleSelect(name: String) -> impl IntoView {
+    let ctl = use_ctl();
+    let n = name.clone();
+    let current = Memo::new(move |_| ctl.kill_rule(&n));
+    let n_set = name.clone();
     view! {
         <label class="proc__rule">
             <span class="visually-hidden">{tr(Key::RuleLabel)}</span>
             <select
                 data-testid=format!("rule-{name}")
+                data-rule=move || kill_rule::value(current.get())
                 title=tr(Key::RuleLabel)
-                on:change=move |ev| {
-                    rule.set(match event_target_value(&ev).as_str() {
-                        "always" => Rule::Always,
-                        "mod" => Rule::CanonMod,
-                        _ => Rule::Next,
-                    })
-                }
+                prop:value=move || kill_rule::value(current.get())
+                on:change=move |ev| ctl.set_kill_rule(&n_set, kill_rule::parse(&event_target_value(&ev)))
             >
-                <option value="next">{tr(Key::WhenNext)}</option>
-                <option value="always">{tr(Key::WhenAlways)}</option>
-                <option value="mod">{tr(Key::WhenMod)}</option>
+                {CHOICES.into_iter().map(|r| view! {
+                    <option value=kill_rule::value(r) selected=move || current.get() == r>{tr(kill_rule::key(r))}</option>
+                }).collect_view()}
+                <Show when=move || current.get() == KillRule::Other>
+                    <option value="other" disabled=true selected=true>{tr(Key::WhenOther)}</option>
+                </Show>
             </select>
         </label>
     }

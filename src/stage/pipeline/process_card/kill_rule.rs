@@ -1,29 +1,30 @@
-//! The rule a kill is armed under (the card's select): the next time, every time, or
-//! the lesson's canon (every tenth request).
+//! The card's select of the rule a kill is armed under: its options' values and words.
+//! The rule itself is the model's (`KillRule`), kept for the card by `Ctl` (#42).
 
-use outbox_model::scenario::When;
+use outbox_model::scenario::KillRule;
 
-/// The rule a kill is armed under (the card's select).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Rule {
-    Next,
-    Always,
-    CanonMod,
-}
+/// The rules a learner can choose, in the select's order.
+pub const CHOICES: [KillRule; 3] = [KillRule::Next, KillRule::Always, KillRule::CanonMod];
 
-impl Rule {
-    pub fn when(self) -> (When, Option<u32>) {
-        match self {
-            Rule::Next => (When::Nth { n: 1 }, Some(1)),
-            Rule::Always => (When::Always, None),
-            // The lesson's canon: every request whose loop index i has i % 10 == 3.
-            Rule::CanonMod => (
-                When::TaskIndexMod {
-                    modulus: 10,
-                    remainder: 3,
-                },
-                None,
-            ),
-        }
+/// The option's value (the tests' and the select's name of a rule).
+pub fn value(r: KillRule) -> &'static str {
+    match r {
+        KillRule::Next => "next",
+        KillRule::Always => "always",
+        KillRule::CanonMod => "mod",
+        KillRule::Other => "other",
     }
 }
+
+/// The rule an option's value names.
+pub fn parse(v: &str) -> KillRule {
+    match v {
+        "always" => KillRule::Always,
+        "mod" => KillRule::CanonMod,
+        "other" => KillRule::Other,
+        _ => KillRule::Next,
+    }
+}
+
+/// The rule in words.
+pub use crate::i18n::words::kill_rule_key as key;

@@ -18,7 +18,6 @@ use crate::ctl::use_ctl;
 use crate::i18n::words::proc_name;
 use crate::i18n::{t, tr, use_i18n, Key, Lang};
 use crate::stage::pipeline::process_card::card_actions::CardActions;
-use crate::stage::pipeline::process_card::kill_rule::Rule;
 use crate::stage::pipeline::process_card::program_step::ProgramStep;
 
 /// How long a card shows a death: long enough to see at full speed, where a process can
@@ -73,7 +72,7 @@ fn arm_death_timer(
 }
 
 /// The card's steps, each with its kill control.
-fn program_steps(name: String, me: Memo<Option<ProcView>>, rule: RwSignal<Rule>) -> impl IntoView {
+fn program_steps(name: String, me: Memo<Option<ProcView>>) -> impl IntoView {
     // The step list is drawn anew only when the program changes, not whenever the
     // process moves or the world is reset: redrawn, the steps cost a rebuild and held
     // ~7 KB more per reset of the world (tests/memory.rs). The memo keeps a hash.
@@ -91,7 +90,7 @@ fn program_steps(name: String, me: Memo<Option<ProcView>>, rule: RwSignal<Rule>)
             .iter()
             .map(|&step| {
                 let prev = outbox_model::world::step_before(&steps, step);
-                view! { <ProgramStep name=name.clone() step prev me rule/> }
+                view! { <ProgramStep name=name.clone() step prev me/> }
             })
             .collect_view()
     }
@@ -101,7 +100,6 @@ fn program_steps(name: String, me: Memo<Option<ProcView>>, rule: RwSignal<Rule>)
 pub fn ProcessCard(name: String) -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
-    let rule = RwSignal::new(Rule::Next);
     let n = name.clone();
     let me = Memo::new(move |_| {
         ctl.procs
@@ -127,8 +125,9 @@ pub fn ProcessCard(name: String) -> impl IntoView {
     watch_deaths(me, died);
     let kills = move || me.with(|p| p.as_ref().and_then(|p| kills_text(i18n.lang(), p)));
     let holding = move || me.with(|p| p.as_ref().and_then(|p| holding_text(i18n.lang(), p)));
-    let steps = program_steps(name.clone(), me, rule);
+    let steps = program_steps(name.clone(), me);
     let n_sel = name.clone();
+    let n_err = name.clone();
     view! {
         <article
             class=state_class
@@ -155,7 +154,12 @@ pub fn ProcessCard(name: String) -> impl IntoView {
             <ol class="proc__steps">{steps}</ol>
             <p class="proc__holding">{holding}</p>
             <p class="proc__kills">{kills}</p>
-            <CardActions name=name.clone() rule/>
+            {move || me.with(|p| p.as_ref().and_then(|p| p.error)).map(|(code, sql)| view! {
+                <p class="proc__error" data-testid=format!("error-{n_err}") title=sql>
+                    {i18n.t(Key::ProcError).replace("{code}", code)} <code>{sql}</code>
+                </p>
+            })}
+            <CardActions name=name.clone()/>
         </article>
     }
 }

@@ -9,7 +9,7 @@ use outbox_model::{Action, Step};
 use crate::ctl::{use_ctl, Ctl};
 use crate::i18n::words::step_name;
 use crate::i18n::{use_i18n, I18n, Key};
-use crate::stage::pipeline::process_card::kill_rule::Rule;
+use crate::stage::pipeline::process_card::kill_rule;
 use crate::stage::pipeline::process_card::step_id::step_id;
 
 /// A step's label on the card (tracked: it follows the scenario and the language).
@@ -50,7 +50,6 @@ pub fn ProgramStep(
     /// The step just done when this one is reached, if it is one (`step_before`).
     prev: Option<Step>,
     me: Memo<Option<ProcView>>,
-    rule: RwSignal<Rule>,
 ) -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
@@ -61,13 +60,24 @@ pub fn ProgramStep(
     let label = move || step_label(ctl, i18n, step);
     // When the kill strikes, in the lesson's words: after the step just done, before this
     // one runs ("Kill after COMMIT, before queue.add").
-    let arm_label = move || match prev {
+    let where_label = move || match prev {
         Some(p) => i18n
             .t(Key::ArmKillAfter)
             .replace("{prev}", &step_name(i18n.lang(), p))
             .replace("{step}", &label()),
         None => i18n.t(Key::ArmKill).replace("{step}", &label()),
     };
+    // An armed ☠ says it is armed, under which rule, and that pressing it disarms (#42).
+    let rule_name = id_name.clone();
+    let arm_label = Signal::derive(move || {
+        if armed() {
+            i18n.t(Key::ArmedKillLabel)
+                .replace("{kill}", &where_label())
+                .replace("{rule}", i18n.t(kill_rule::key(ctl.kill_rule(&rule_name))))
+        } else {
+            where_label()
+        }
+    });
     view! {
         <li
             class="proc__step"
@@ -89,8 +99,7 @@ pub fn ProgramStep(
                     if armed() {
                         ctl.dispatch(Action::Disarm { process, step: Some(step) });
                     } else {
-                        let (when, times) = rule.get_untracked().when();
-                        ctl.dispatch(Action::ArmKill { process, step, when, times });
+                        ctl.arm_kill(&process, step);
                     }
                 }
             >

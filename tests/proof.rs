@@ -47,6 +47,22 @@ async fn wait_attr_some(
     }
 }
 
+/// #41: run with BullMQ's defaults (maxStalledCount 1), a job failed by two kills of its
+/// worker is not lost, and retried it is acted on once; the bounds line names every
+/// setting that is not a BullMQ/PostgreSQL default.
+async fn retried_once_at_the_defaults(client: &Client) -> TestResult {
+    let retried = wait_attr_some(client, "claim-outbox_inbox-retried_once", "data-holds", 5).await?;
+    assert_eq!(retried, "true", "a failed job, retried, is acted on once");
+    let bounds = text_of(client, "proof-bounds").await?;
+    assert!(
+        bounds.contains("lockDuration 1 s (30 s)")
+            && bounds.contains("stalledInterval 1 s (30 s)")
+            && bounds.contains("maxStalledCount 1"),
+        "{bounds}"
+    );
+    Ok(())
+}
+
 #[tokio::test]
 async fn the_explorer_proves_the_lessons_claims_in_the_page() {
     let (client, page) = session(1920, 1080).await;
@@ -63,18 +79,7 @@ async fn the_explorer_proves_the_lessons_claims_in_the_page() {
         assert_eq!(inbox, "true", "outbox + inbox must hold");
         let dup = wait_attr_some(&client, "claim-outbox_inbox-duplicate_effects", "data-holds", 5).await?;
         assert_eq!(dup, "true");
-        // #41: run with BullMQ's defaults (maxStalledCount 1), a job failed by two kills
-        // of its worker is not lost, and retried it is acted on once; the bounds line
-        // names every setting that is not a BullMQ/PostgreSQL default.
-        let retried = wait_attr_some(&client, "claim-outbox_inbox-retried_once", "data-holds", 5).await?;
-        assert_eq!(retried, "true", "a failed job, retried, is acted on once");
-        let bounds = text_of(&client, "proof-bounds").await?;
-        assert!(
-            bounds.contains("lockDuration 1 s (30 s)")
-                && bounds.contains("stalledInterval 1 s (30 s)")
-                && bounds.contains("maxStalledCount 1"),
-            "{bounds}"
-        );
+        retried_once_at_the_defaults(&client).await?;
         let progress = text_of(&client, "proof-progress").await?;
         eprintln!("explorer in the page: {progress}");
 

@@ -77,6 +77,8 @@ impl World {
             tally: Default::default(),
             script_results: Vec::new(),
             kills: Vec::new(),
+            causes: Default::default(),
+            by_hand: false,
             high_water: 0,
             last_flush: None,
             preloaded: s.workload.preloaded_events,

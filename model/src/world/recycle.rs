@@ -37,6 +37,7 @@ impl World {
     pub(crate) fn drop_history(&mut self) {
         self.history = false;
         self.kills = Vec::new();
+        self.causes = Default::default();
         self.polls.iter_mut().for_each(|p| *p = Vec::new());
     }
 

@@ -161,70 +161,67 @@ fn wrong_roads(st: &LessonStep) -> Vec<Road> {
 /// wrong process at the right step, the symptom by a flush or an operator.
 fn own_wrong_roads(goal: Goal, bare: &Scenario) -> Vec<Road> {
     match goal {
+        Goal::LoseAnEvent
+        | Goal::PoolLosesEvent
+        | Goal::PhantomEvent
+        | Goal::RolledBackTogether
+        | Goal::RoleDenied
+        | Goal::OutboxKeepsEvents => api_roads(goal, bare),
+        Goal::RelaySendsTwice | Goal::TwoRelaysOnce => relay_roads(bare),
+        _ => delivery_roads(goal, bare),
+    }
+}
+
+/// One road per kill: (label, process, step), each armed for its first arrival.
+fn kills(bare: &Scenario, list: &[(&str, &str, Step)]) -> Vec<Road> {
+    list.iter()
+        .map(|&(label, process, step)| road(label, bare, &[arm(process, step, 1, 1)]))
+        .collect()
+}
+
+/// The API's steps (and the psql session's).
+fn api_roads(goal: Goal, bare: &Scenario) -> Vec<Road> {
+    match goal {
         // Queue first: every kill between queue.add and COMMIT is the step's cause; before
         // the add there is no job, after COMMIT the task exists.
-        Goal::PhantomEvent => vec![
-            road(
-                "API killed before queue.add",
+        Goal::PhantomEvent => kills(
+            bare,
+            &[
+                ("API killed before queue.add", "api", Step::QueueAdd),
+                ("API killed at its answer", "api", Step::Respond),
+                ("worker killed at COMMIT", "worker-1", Step::Commit),
+            ],
+        ),
+        Goal::LoseAnEvent | Goal::PoolLosesEvent => kills(
+            bare,
+            &[
+                ("API killed before BEGIN", "api", Step::Begin),
+                ("API killed at its answer", "api", Step::Respond),
+                ("API killed at the task's INSERT", "api", Step::InsertTask),
+                ("worker killed at COMMIT", "worker-1", Step::Commit),
+            ],
+        ),
+        Goal::RolledBackTogether => {
+            let only_task = (
+                "API killed after the task's INSERT only",
+                "api",
+                Step::InsertEvent,
+            );
+            let mut v = kills(
                 bare,
-                &[arm("api", Step::QueueAdd, 1, 1)],
-            ),
-            road(
-                "API killed at its answer",
-                bare,
-                &[arm("api", Step::Respond, 1, 1)],
-            ),
-            road(
-                "worker killed at COMMIT",
-                bare,
-                &[arm("worker-1", Step::Commit, 1, 1)],
-            ),
-        ],
-        Goal::LoseAnEvent | Goal::PoolLosesEvent => vec![
-            road(
-                "API killed before BEGIN",
-                bare,
-                &[arm("api", Step::Begin, 1, 1)],
-            ),
-            road(
-                "API killed at its answer",
-                bare,
-                &[arm("api", Step::Respond, 1, 1)],
-            ),
-            road(
-                "API killed at the task's INSERT",
-                bare,
-                &[arm("api", Step::InsertTask, 1, 1)],
-            ),
-            road(
-                "worker killed at COMMIT",
-                bare,
-                &[arm("worker-1", Step::Commit, 1, 1)],
-            ),
-        ],
-        Goal::RolledBackTogether => vec![
-            showing(
-                road(
-                    "API killed after the task's INSERT only",
-                    bare,
-                    &[arm("api", Step::InsertEvent, 1, 1)],
-                ),
-                |c| c.tasks_in_db == 0,
-            ),
-            road(
-                "API killed after COMMIT",
-                bare,
-                &[arm("api", Step::Respond, 1, 1)],
-            ),
-            showing(
-                road(
-                    "a failing step rolls back (the old preset)",
-                    &preset("rollback"),
-                    &[],
-                ),
-                |c| c.tasks_in_db == 0 && c.events_in_outbox == 0,
-            ),
-        ],
+                &[only_task, ("API killed after COMMIT", "api", Step::Respond)],
+            );
+            v[0].symptom = Some(|c| c.tasks_in_db == 0);
+            let old = road(
+                "a failing step rolls back (the old preset)",
+                &preset("rollback"),
+                &[],
+            );
+            v.push(showing(old, |c| {
+                c.tasks_in_db == 0 && c.events_in_outbox == 0
+            }));
+            v
+        }
         Goal::RoleDenied => {
             let by_hand = Action::Step {
                 process: "psql".into(),
@@ -235,70 +232,6 @@ fn own_wrong_roads(goal: Goal, bare: &Scenario) -> Vec<Road> {
                 &[by_hand.clone(), by_hand.clone(), by_hand],
             )]
         }
-        Goal::RelaySendsTwice | Goal::TwoRelaysOnce => relay_roads(bare),
-        Goal::PublishOutsideLoses | Goal::AtMostOnceLoses => vec![
-            road(
-                "relay killed before its COMMIT",
-                bare,
-                &[arm("relay-1", Step::Commit, 1, 1)],
-            ),
-            road(
-                "relay killed at its mark",
-                bare,
-                &[arm("relay-1", Step::MarkPublished, 1, 1)],
-            ),
-            road(
-                "worker killed at its ack",
-                bare,
-                &[arm("worker-1", Step::Complete, 1, 1)],
-            ),
-        ],
-        Goal::CdcSurvivesKill => vec![
-            road(
-                "CDC killed before publishing",
-                bare,
-                &[arm("cdc", Step::Publish, 1, 1)],
-            ),
-            road(
-                "CDC killed before reading",
-                bare,
-                &[arm("cdc", Step::ReadWal, 2, 1)],
-            ),
-        ],
-        Goal::AtLeastOnceDuplicates | Goal::EffectivelyOnce | Goal::OneEffectOfThree => vec![
-            road(
-                "worker killed at COMMIT",
-                bare,
-                &[arm("worker-1", Step::Commit, 1, 1)],
-            ),
-            road(
-                "worker killed at its action",
-                bare,
-                &[arm("worker-1", Step::Action, 1, 1)],
-            ),
-            road(
-                "relay killed after its add, before its mark",
-                bare,
-                &[arm("relay-1", Step::MarkPublished, 1, 1)],
-            ),
-        ],
-        Goal::InboxOwnTxBreaks => vec![
-            road(
-                "worker killed at the first COMMIT",
-                bare,
-                &[arm("worker-1", Step::Commit, 1, 1)],
-            ),
-            road(
-                "worker killed at its ack",
-                bare,
-                &[arm("worker-1", Step::Complete, 1, 1)],
-            ),
-            road(
-                "worker killed at its action",
-                bare,
-                &[arm("worker-1", Step::Action, 1, 1)],
-            ),
-        ],
         Goal::OutboxKeepsEvents => vec![road(
             "the worker killed at three steps",
             bare,
@@ -308,12 +241,63 @@ fn own_wrong_roads(goal: Goal, bare: &Scenario) -> Vec<Road> {
                 arm("worker-1", Step::Complete, 1, 1),
             ],
         )],
+        _ => Vec::new(),
+    }
+}
+
+/// The relay's, the worker's, the CDC relay's steps, and the switch-only steps.
+fn delivery_roads(goal: Goal, bare: &Scenario) -> Vec<Road> {
+    match goal {
+        Goal::PublishOutsideLoses | Goal::AtMostOnceLoses => kills(
+            bare,
+            &[
+                ("relay killed before its COMMIT", "relay-1", Step::Commit),
+                ("relay killed at its mark", "relay-1", Step::MarkPublished),
+                ("worker killed at its ack", "worker-1", Step::Complete),
+            ],
+        ),
+        Goal::CdcSurvivesKill => {
+            let mut v = kills(
+                bare,
+                &[("CDC killed before publishing", "cdc", Step::Publish)],
+            );
+            v.push(road(
+                "CDC killed before its second read",
+                bare,
+                &[arm("cdc", Step::ReadWal, 2, 1)],
+            ));
+            v
+        }
+        Goal::AtLeastOnceDuplicates | Goal::EffectivelyOnce | Goal::OneEffectOfThree => kills(
+            bare,
+            &[
+                ("worker killed at COMMIT", "worker-1", Step::Commit),
+                ("worker killed at its action", "worker-1", Step::Action),
+                (
+                    "relay killed after its add, before its mark",
+                    "relay-1",
+                    Step::MarkPublished,
+                ),
+            ],
+        ),
+        Goal::InboxOwnTxBreaks => kills(
+            bare,
+            &[
+                (
+                    "worker killed at the first COMMIT",
+                    "worker-1",
+                    Step::Commit,
+                ),
+                ("worker killed at its ack", "worker-1", Step::Complete),
+                ("worker killed at its action", "worker-1", Step::Action),
+            ],
+        ),
         Goal::CanonDualWrite | Goal::CanonOutbox => vec![road("no deaths", bare, &[])],
-        Goal::SkipLockedOff | Goal::CleanerKeepsUnpublished => vec![road(
-            "relay killed at its mark",
+        Goal::SkipLockedOff | Goal::CleanerKeepsUnpublished => kills(
             &lesson::scenario(goal),
-            &[arm("relay-1", Step::MarkPublished, 1, 1)],
-        )],
+            &[("relay killed at its mark", "relay-1", Step::MarkPublished)],
+        ),
+        _ => Vec::new(),
     }
 }
 

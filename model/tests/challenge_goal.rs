@@ -732,3 +732,60 @@ proptest! {
         check_any(&"x".repeat(n));
     }
 }
+
+// ---- goals by cause (#41) -----------------------------------------------------------
+
+#[test]
+fn cause_conditions_round_trip_and_refuse_what_is_not_a_cause() {
+    for text in [
+        "lost_by(kill(api, queue_add))",
+        "phantom_by(kill(api))",
+        "aborted_by(ran(api, rollback)) || lost_by(redis_flush)",
+        "duplicate_effect_by(kill(worker, complete)) && redelivered_by(stalled)",
+        "republished_by(kill(relay, mark_published)) || lost_by(operator)",
+        "refused_by_hand(select_count_outbox, 42501) && lost_by(redis_restart)",
+    ] {
+        let g = goal(text);
+        assert_eq!(g.to_string(), text, "canonical");
+        assert_eq!(goal(&text.replace(' ', "")), g, "white space does not count");
+    }
+    let e = refusal("lost_by(boom)");
+    assert_eq!((e.at, e.kind.code()), (8, "unknown_value"));
+    let e = refusal("lost_by(kill(api,))");
+    assert_eq!((e.at, e.kind.code()), (17, "expected"));
+    let e = refusal("lost_by(kill(api, queue_add)");
+    assert_eq!((e.at, e.kind.code()), (28, "expected"));
+    let e = refusal("lost_by kill(api)");
+    assert_eq!((e.at, e.kind.code()), (8, "expected"));
+    let e = refusal("phantoms_by(stalled)");
+    assert_eq!(e.kind.code(), "unknown_name");
+}
+
+#[test]
+fn a_cause_condition_reads_the_cause_not_the_kill() {
+    // Dual write, DB first: the API killed after COMMIT (its queue.add step) loses the
+    // event; killed before COMMIT it loses nothing, though it was killed.
+    let s = lesson::scenario(lesson::Goal::LoseAnEvent);
+    let kill_at = |step| {
+        let mut w = World::new(&s);
+        w.apply(&Action::ArmKill {
+            process: "api".into(),
+            step,
+            when: outbox_model::scenario::When::Nth { n: 1 },
+            times: Some(1),
+        })
+        .unwrap();
+        w.run(s.max_ticks);
+        w
+    };
+    let after = kill_at(outbox_model::Step::QueueAdd);
+    let before = kill_at(outbox_model::Step::Commit);
+    assert!(goal("lost_by(kill(api, queue_add))").holds(&after));
+    assert!(goal("lost_by(kill(api))").holds(&after));
+    assert!(!goal("lost_by(kill(api, commit))").holds(&after));
+    assert!(!goal("lost_by(kill(worker))").holds(&after));
+    assert!(goal("killed(api, commit)").holds(&before));
+    assert!(!goal("lost_by(kill(api))").holds(&before));
+    // Before COMMIT the task rolls back: its event is aborted by that kill.
+    assert!(goal("aborted_by(kill(api, commit))").holds(&before));
+}

@@ -747,7 +747,11 @@ fn cause_conditions_round_trip_and_refuse_what_is_not_a_cause() {
     ] {
         let g = goal(text);
         assert_eq!(g.to_string(), text, "canonical");
-        assert_eq!(goal(&text.replace(' ', "")), g, "white space does not count");
+        assert_eq!(
+            goal(&text.replace(' ', "")),
+            g,
+            "white space does not count"
+        );
     }
     let e = refusal("lost_by(boom)");
     assert_eq!((e.at, e.kind.code()), (8, "unknown_value"));

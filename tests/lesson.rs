@@ -1,5 +1,6 @@
 //! Layer 3, the lesson end to end: the guided path walked by driving the playground's own
-//! controls (each goal checked false before it is reached, true after), exercises 2 and 3
+//! controls (each goal checked false before it is reached, true after), ▶ alone reaching
+//! only the measurement steps (#41), exercises 2 and 3
 //! against the lesson's expected output, the quiz, progress that survives a reload,
 //! presenter mode by keyboard alone (with its screenshot) and the speaker-notes window.
 #![cfg(not(target_arch = "wasm32"))]
@@ -192,7 +193,9 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     assert_reached(client, "pool").await?;
     assert_ne!(counter(client, "lost").await?, "0");
 
+    // #41: the rollback is the learner's act: the API killed after both INSERTs.
     goto_step(client, "rollback").await?;
+    click(client, "arm-api-commit").await?;
     run_to_end(client).await?;
     assert_reached(client, "rollback").await?;
     // #24: all zeros, and a word on where the written rows went.
@@ -203,7 +206,10 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     // #24: the psql card lists its statements' SQL, not "psql statement 3".
     let third = text_of(client, "step-psql-script-2").await?;
     assert!(third.starts_with("INSERT INTO outbox"), "{third}");
-    run_to_end(client).await?;
+    // #41: the attacker's statements, stepped by hand up to SELECT count(*).
+    for _ in 0..4 {
+        click(client, "stepproc-psql").await?;
+    }
     assert_reached(client, "app-role").await?;
     Ok(())
 }
@@ -217,12 +223,14 @@ async fn walk_relay_steps(client: &Client) -> TestResult {
     run_to_end(client).await?;
     assert_reached(client, "relay-twice").await?;
 
-    // §4.1: "200 hodisa, ikki relay — har biri aynan bir marta".
+    // §4.1: "200 hodisa, ikki relay — har biri aynan bir marta"; a relay killed after its
+    // add, before its mark: its row is published again, jobId keeps one job per event.
     goto_step(client, "two-relays").await?;
+    click(client, "arm-relay-1-mark_published").await?;
     run_to_end(client).await?;
     assert_reached(client, "two-relays").await?;
     assert_eq!(counter(client, "queue_jobs").await?, "200");
-    assert_eq!(counter(client, "queue_dedup_hits").await?, "0");
+    assert_ne!(counter(client, "queue_dedup_hits").await?, "0");
 
     // SKIP LOCKED off through the modes panel: the lock-free SELECT (option 3).
     goto_step(client, "no-skip-locked").await?;
@@ -369,6 +377,42 @@ async fn a_guess_before_play_still_stops_before_the_kill() {
     with_session(client, |client| async move {
         open(&client, &page).await?;
         predict_chosen_before_play(&client).await
+    })
+    .await;
+}
+
+/// #41: pressing ▶ alone reaches only the measurement steps. A prediction step stops
+/// before the kill its scenario carries and asks for the guess (its act); every other
+/// step runs to its end unreached.
+#[tokio::test]
+async fn play_alone_reaches_only_the_measurement_steps() {
+    let (client, page) = session(1920, 1080).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        let mut reached_ids = Vec::new();
+        for st in STEPS {
+            goto_step(&client, st.id).await?;
+            set_value(&client, "speed", "7").await?;
+            click(&client, "play").await?;
+            if st.predict.is_some() {
+                wait_attr(&client, "predict", "data-state", "Paused", 60).await?;
+            } else {
+                wait_finished(&client, 60).await?;
+            }
+            if st.measurement {
+                assert_reached(&client, st.id).await?;
+            }
+            if reached(&client).await? {
+                reached_ids.push(st.id);
+            }
+        }
+        let measured: Vec<&str> = STEPS
+            .iter()
+            .filter(|s| s.measurement)
+            .map(|s| s.id)
+            .collect();
+        assert_eq!(reached_ids, measured, "Play alone");
+        Ok(())
     })
     .await;
 }

@@ -51,7 +51,8 @@ async fn wait_attr_some(
 /// worker is not lost, and retried it is acted on once; the bounds line names every
 /// setting that is not a BullMQ/PostgreSQL default.
 async fn retried_once_at_the_defaults(client: &Client) -> TestResult {
-    let retried = wait_attr_some(client, "claim-outbox_inbox-retried_once", "data-holds", 5).await?;
+    let retried =
+        wait_attr_some(client, "claim-outbox_inbox-retried_once", "data-holds", 5).await?;
     assert_eq!(retried, "true", "a failed job, retried, is acted on once");
     let bounds = text_of(client, "proof-bounds").await?;
     assert!(

@@ -11,8 +11,6 @@
 //! pressing play.
 
 use super::format::{Challenge, FORMAT_VERSION};
-use super::goal::Goal;
-use super::lessons::lesson_goal_text;
 use crate::lesson::{self, STEPS};
 use std::collections::BTreeMap;
 
@@ -30,7 +28,7 @@ pub fn lesson_challenges() -> Vec<Challenge> {
                 texts: BTreeMap::new(),
                 predict: step.predict,
                 // The lesson's goal texts are canonical goals (tests/challenge_goal.rs).
-                goal: Goal::parse(lesson_goal_text(step.goal)).expect("a lesson goal parses"),
+                goal: lesson::goal(step.goal).clone(),
                 solution: (solved_on == scenario).then_some(actions),
                 scenario,
             }

@@ -1,7 +1,7 @@
 //! Challenges of an instructor's own (issue #23): a starting scenario, a goal the model
 //! judges, and texts. This module holds the goal: a small text language ([`goal`]) and
-//! the lesson's built-in goals written in it ([`lesson_goal_text`]), which the tests hold
-//! against `lesson::reached` so the language is known to say what the lesson means; the
+//! the lesson's built-in goals are written in it ([`lesson_goal_text`], from the steps
+//! themselves: `lesson::reached` evaluates them); the
 //! file format of challenges and workshops with its limits ([`format`], read by `read`,
 //! refusals in [`error`]); the checks before sharing ([`check`]); and the lesson's own
 //! steps written as challenges ([`lesson_challenges`]).
@@ -11,9 +11,10 @@ pub mod check;
 pub mod error;
 pub mod format;
 pub mod goal;
-mod lessons;
 mod read;
 
+/// The lesson's goal texts live with its steps (`lesson::STEPS`), the one source.
+pub use crate::lesson::goal_text as lesson_goal_text;
 pub use builtin::lesson_challenges;
 pub use check::{
     CheckError, CheckReport, SolutionCheck, SolutionRun, SolutionRunner, MAX_CHECK_STEPS,
@@ -26,5 +27,4 @@ pub use format::{
     MAX_SOLUTION_ACTIONS, MAX_TITLE_CHARS,
 };
 pub use goal::{Goal, GoalError, GoalErrorKind, MAX_CONDITIONS, MAX_DEPTH, MAX_TEXT_BYTES};
-pub use lessons::lesson_goal_text;
 pub use read::ChallengeFile;

@@ -1,29 +1,11 @@
-//! Whether a step's goal is reached, judged from the world alone: its counters, its
-//! configuration, the kills it saw and its script's results.
+//! Whether a step's goal is reached: its goal text in the challenge goal language (the
+//! one source, `steps.rs`), judged against the world (its counters, its configuration and
+//! the causes it recorded: what made each event lost, a phantom or a repeat, #41).
 
-use super::Goal;
-use crate::db::LockMode;
-use crate::scenario::{ApiMode, RelayMode, WorkerMode};
-use crate::world::{ProcKind, Step, World};
-
-fn killed_at(w: &World, kind: ProcKind, step: Step) -> bool {
-    w.kills
-        .iter()
-        .any(|(p, s, _)| *s == step && w.procs[p.0 as usize].kind == kind)
-}
-
-/// How many different steps the API was killed at.
-fn api_kill_steps(w: &World) -> usize {
-    let mut steps: Vec<Step> = w
-        .kills
-        .iter()
-        .filter(|(p, _, _)| w.procs[p.0 as usize].kind == ProcKind::Api)
-        .map(|(_, s, _)| *s)
-        .collect();
-    steps.sort();
-    steps.dedup();
-    steps.len()
-}
+use super::{Goal, STEPS};
+use crate::challenge;
+use crate::world::World;
+use std::sync::OnceLock;
 
 /// The place of the right option of the §4.2 question "why does the relay publish inside
 /// its transaction?" (the page words its three options in this order).
@@ -37,76 +19,33 @@ pub fn step_reached(goal: Goal, w: &World, why: Option<usize>) -> bool {
     answered && reached(goal, w)
 }
 
-/// The canon's numbers under `api`: 100 tasks in the database and `jobs` jobs.
-fn canon(w: &World, api: ApiMode, jobs: u64) -> bool {
-    let c = w.counters();
-    w.cfg.api == api && c.tasks_in_db == 100 && c.queue_jobs == jobs
+/// The step's goal text, in the challenge goal language.
+pub fn goal_text(goal: Goal) -> &'static str {
+    STEPS
+        .iter()
+        .find(|s| s.goal == goal)
+        .map_or("settled", |s| s.goal_text)
 }
 
-/// The lesson's canon test of SKIP LOCKED: two relays or more, 200 events, each added once.
-fn two_relays_once(w: &World) -> bool {
-    let c = w.counters();
-    w.cfg.relays >= 2
-        && w.cfg.relay.lock == LockMode::SkipLocked
-        && c.events_in_outbox == 200
-        && c.queue_adds == 200
-        && c.queue_jobs == 200
+/// Every step's goal, parsed once (in the order of [`STEPS`]): the texts are the lesson's
+/// own, checked to parse by the tests.
+fn parsed() -> &'static [challenge::Goal] {
+    static GOALS: OnceLock<Vec<challenge::Goal>> = OnceLock::new();
+    GOALS.get_or_init(|| {
+        STEPS
+            .iter()
+            .map(|s| challenge::Goal::parse(s.goal_text).expect("a lesson goal parses"))
+            .collect()
+    })
+}
+
+/// The step's goal, parsed.
+pub fn goal(goal: Goal) -> &'static challenge::Goal {
+    let i = STEPS.iter().position(|s| s.goal == goal).unwrap_or(0);
+    &parsed()[i]
 }
 
 /// Whether the world shows the goal reached.
-pub fn reached(goal: Goal, w: &World) -> bool {
-    let c = w.counters();
-    let done = w.settled();
-    match goal {
-        Goal::LoseAnEvent => {
-            matches!(
-                w.cfg.api,
-                ApiMode::DualWriteDbFirst | ApiMode::DualWriteQueueFirst
-            ) && c.lost >= 1
-        }
-        Goal::PhantomEvent => w.cfg.api == ApiMode::DualWriteQueueFirst && c.phantoms >= 1,
-        Goal::PoolLosesEvent => w.cfg.api == ApiMode::OutboxPool && c.lost >= 1,
-        Goal::CanonDualWrite => done && canon(w, ApiMode::DualWriteDbFirst, 90),
-        Goal::CanonOutbox => done && canon(w, ApiMode::Outbox, 100) && c.lost == 0,
-        Goal::OutboxKeepsEvents => {
-            done && w.cfg.api == ApiMode::Outbox && api_kill_steps(w) >= 3 && c.lost == 0
-        }
-        Goal::RolledBackTogether => {
-            done && w.tasks_total > 0 && c.tasks_in_db == 0 && c.events_in_outbox == 0
-        }
-        Goal::RoleDenied => w.script_results.iter().any(|r| {
-            r.stmt == crate::scenario::ScriptStmt::SelectCountOutbox
-                && matches!(&r.result, Err(e) if e.code == "42501")
-        }),
-        Goal::RelaySendsTwice => c.queue_dedup_hits >= 1 || c.duplicate_deliveries >= 1,
-        Goal::TwoRelaysOnce => done && two_relays_once(w),
-        Goal::SkipLockedOff => {
-            done && w.cfg.relays >= 2 && w.cfg.relay.lock != LockMode::SkipLocked
-        }
-        Goal::PublishOutsideLoses => {
-            done && w.cfg.relay.mode == RelayMode::MarkFirst && c.lost >= 1
-        }
-        Goal::CdcSurvivesKill => {
-            done && w.cfg.cdc && killed_at(w, ProcKind::Cdc, Step::SaveOffset) && c.lost == 0
-        }
-        Goal::CleanerKeepsUnpublished => {
-            done && w.cfg.cleaner.as_ref().is_some_and(|k| k.published_only)
-                && c.events_in_outbox > 0
-                && c.lost == 0
-        }
-        Goal::AtMostOnceLoses => done && w.cfg.relay.mode == RelayMode::MarkFirst && c.lost >= 1,
-        Goal::AtLeastOnceDuplicates => {
-            done && w.cfg.worker == WorkerMode::NoInbox && c.duplicate_effects >= 1
-        }
-        Goal::EffectivelyOnce => {
-            done && w.cfg.worker == WorkerMode::InboxSameTx
-                && c.duplicate_deliveries >= 1
-                && c.lost == 0
-                && c.duplicate_effects == 0
-        }
-        Goal::OneEffectOfThree => {
-            done && c.deliveries >= 3 && c.effects == 1 && c.balance == 50_000
-        }
-        Goal::InboxOwnTxBreaks => done && w.cfg.worker == WorkerMode::InboxOwnTx && c.lost >= 1,
-    }
+pub fn reached(g: Goal, w: &World) -> bool {
+    goal(g).holds(w)
 }

@@ -1,6 +1,8 @@
 //! The guided lesson, as data the model can check: each step loads a scenario and has a
-//! goal that is judged from the world (its counters, its configuration, the kills it saw),
-//! never from what the page thinks happened. A step also carries the solution the page's
+//! goal, written in the challenge goal language, that is judged from the world (its
+//! counters, its configuration, the causes it recorded), never from what the page thinks
+//! happened. A goal says what must have happened and why (#41): `lose-dual` is an event
+//! lost *because* the API died after COMMIT and before queue.add, not any loss. A step also carries the solution the page's
 //! "show me" plays, and, where the room is asked to guess first, the outcome to predict.
 //!
 //! The exercises' outputs are computed here too, from a run of their presets, in the
@@ -20,7 +22,7 @@ pub use exercises::{
     exercise_3_skipped, is_answered, normalise, Blank, Verdict, BLANKS, EXERCISE_2_EXPECTED,
     EXERCISE_3_EXPECTED,
 };
-pub use goals::{reached, step_reached, WHY_INSIDE_RIGHT};
+pub use goals::{goal, goal_text, reached, step_reached, WHY_INSIDE_RIGHT};
 pub use steps::{scenario, solution, step, STEPS};
 
 use crate::world::World;
@@ -28,7 +30,8 @@ use crate::world::World;
 /// What a learner is asked to make happen (or to fail to make happen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
-    /// Under dual write, at least one event is lost.
+    /// Under dual write, an event is lost because the API died after COMMIT, before
+    /// queue.add.
     LoseAnEvent,
     /// The canon measurement ran to the end: 100 tasks in the database, 90 jobs.
     CanonDualWrite,
@@ -36,13 +39,16 @@ pub enum Goal {
     CanonOutbox,
     /// The API was killed at three or more different steps, the run ended, nothing lost.
     OutboxKeepsEvents,
-    /// The task and its event were written and rolled back: neither row exists.
+    /// The learner killed the API after both INSERTs, before COMMIT: the transaction rolled
+    /// back, neither row exists.
     RolledBackTogether,
-    /// The app role's read of the outbox was refused with 42501.
+    /// The learner stepped the psql session by hand to the app role's read of the outbox,
+    /// and it was refused with 42501.
     RoleDenied,
-    /// The relay published one event twice (a jobId dedup hit or a second delivery).
+    /// The relay died after its queue.add, before marking: the event was published again.
     RelaySendsTwice,
-    /// Two relays, 200 events, no crash: every event added once (the lesson's canon test).
+    /// Two relays over 200 events, one killed after its queue.add and before its mark: the
+    /// row was published again, jobId absorbed it, 200 jobs.
     TwoRelaysOnce,
     /// Two relays ran to the end with a lock mode other than SKIP LOCKED.
     SkipLockedOff,
@@ -52,19 +58,24 @@ pub enum Goal {
     CdcSurvivesKill,
     /// The lesson's cleaner (published rows only) ran while the relay was down; nothing lost.
     CleanerKeepsUnpublished,
-    /// At-most-once: the run ended with a lost event.
+    /// At-most-once: an event lost because the relay died after marking, before publishing.
     AtMostOnceLoses,
-    /// At-least-once without an inbox: the run ended with an action done twice.
+    /// At-least-once without an inbox: an action ran twice because the worker died after
+    /// its COMMIT, before its ack.
     AtLeastOnceDuplicates,
-    /// Effectively once: a redelivery happened and still nothing was lost or done twice.
+    /// Effectively once: the same death redelivered the job and still nothing was lost or
+    /// done twice.
     EffectivelyOnce,
     /// Three deliveries of one payment, one effect, balance 50 000.
     OneEffectOfThree,
-    /// The inbox in its own transaction lost an action (a redelivery skipped as done).
+    /// The inbox apart from the action broke: the worker died between the two
+    /// transactions, and an action was lost (inbox first) or ran twice (action first).
     InboxOwnTxBreaks,
-    /// Dual write with the queue first: an event exists for a task that never committed.
+    /// Dual write with the queue first: the API died after queue.add, before COMMIT: an
+    /// event exists for a task that never committed.
     PhantomEvent,
-    /// An outbox table written through the pool (two transactions) still lost an event.
+    /// An outbox table written through the pool (two transactions) still lost an event:
+    /// the API died between the two INSERTs.
     PoolLosesEvent,
 }
 
@@ -100,6 +111,12 @@ pub struct LessonStep {
     /// The lesson's section number(s) the step teaches.
     pub section: &'static str,
     pub goal: Goal,
+    /// The goal in the challenge goal language: the one source the step is judged by.
+    pub goal_text: &'static str,
+    /// The step is a measurement: pressing ▶ alone reaches it (the lesson's canon runs).
+    /// Every other step needs an act of the learner (a kill, a mode switch, a prediction,
+    /// an answer, a statement stepped by hand).
+    pub measurement: bool,
     /// The guess the page asks for before the run, when the step is a prediction.
     pub predict: Option<Outcome>,
     /// Other scenarios the step offers as switches (preset names).

@@ -12,6 +12,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "lose-dual",
         section: "1",
         goal: Goal::LoseAnEvent,
+        goal_text: "api == dual_write_db_first && lost_by(kill(api, queue_add))",
+        measurement: false,
         predict: None,
         variants: &[],
     },
@@ -19,6 +21,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "queue-first",
         section: "1",
         goal: Goal::PhantomEvent,
+        goal_text: "api == dual_write_queue_first && phantom_by(kill(api))",
+        measurement: false,
         predict: None,
         variants: &["dual-write-queue-first"],
     },
@@ -26,6 +30,9 @@ pub const STEPS: &[LessonStep] = &[
         id: "canon-dual",
         section: "2",
         goal: Goal::CanonDualWrite,
+        goal_text: "settled && api == dual_write_db_first && tasks_in_db == 100 && \
+                    queue_jobs == 90",
+        measurement: true,
         predict: None,
         variants: &[],
     },
@@ -33,6 +40,9 @@ pub const STEPS: &[LessonStep] = &[
         id: "canon-outbox",
         section: "2",
         goal: Goal::CanonOutbox,
+        goal_text: "settled && api == outbox && killed(api, respond) && tasks_in_db == 100 \
+                    && queue_jobs == 100 && lost == 0",
+        measurement: true,
         predict: None,
         variants: &[],
     },
@@ -40,6 +50,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "outbox-try",
         section: "3",
         goal: Goal::OutboxKeepsEvents,
+        goal_text: "settled && api == outbox && kill_steps(api) >= 3 && lost == 0",
+        measurement: false,
         predict: None,
         variants: &[],
     },
@@ -47,6 +59,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "pool",
         section: "7",
         goal: Goal::PoolLosesEvent,
+        goal_text: "api == outbox_pool && lost_by(kill(api, insert_event))",
+        measurement: false,
         predict: None,
         variants: &["outbox-pool"],
     },
@@ -54,6 +68,9 @@ pub const STEPS: &[LessonStep] = &[
         id: "rollback",
         section: "3.2",
         goal: Goal::RolledBackTogether,
+        goal_text: "settled && api == outbox && aborted_by(kill(api, commit)) && \
+                    tasks_in_db == 0 && events_in_outbox == 0",
+        measurement: false,
         predict: None,
         variants: &[],
     },
@@ -61,6 +78,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "app-role",
         section: "3.1",
         goal: Goal::RoleDenied,
+        goal_text: "refused_by_hand(select_count_outbox, 42501)",
+        measurement: false,
         predict: None,
         variants: &[],
     },
@@ -68,6 +87,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "relay-twice",
         section: "4.2",
         goal: Goal::RelaySendsTwice,
+        goal_text: "republished_by(kill(relay, mark_published))",
+        measurement: false,
         predict: None,
         variants: &[],
     },
@@ -75,6 +96,10 @@ pub const STEPS: &[LessonStep] = &[
         id: "two-relays",
         section: "4.1",
         goal: Goal::TwoRelaysOnce,
+        goal_text: "settled && relays >= 2 && relay_lock == skip_locked && \
+                    republished_by(kill(relay, mark_published)) && events_in_outbox == 200 \
+                    && queue_jobs == 200",
+        measurement: false,
         predict: None,
         variants: &[],
     },
@@ -82,6 +107,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "no-skip-locked",
         section: "4.1",
         goal: Goal::SkipLockedOff,
+        goal_text: "settled && relays >= 2 && relay_lock != skip_locked",
+        measurement: false,
         predict: None,
         variants: &["two-relays-wait", "two-relays-nowait", "two-relays-no-lock"],
     },
@@ -89,6 +116,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "why-inside",
         section: "4.2",
         goal: Goal::PublishOutsideLoses,
+        goal_text: "settled && relay_mode == mark_first && lost_by(kill(relay, publish))",
+        measurement: false,
         predict: Some(Outcome::Lost),
         variants: &[],
     },
@@ -96,6 +125,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "cdc",
         section: "4.3",
         goal: Goal::CdcSurvivesKill,
+        goal_text: "settled && cdc == true && republished_by(kill(cdc, save_offset)) && lost == 0",
+        measurement: false,
         predict: None,
         variants: &[],
     },
@@ -103,6 +134,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "cleanup",
         section: "7",
         goal: Goal::CleanerKeepsUnpublished,
+        goal_text: "settled && cleaner_published_only == true && events_in_outbox > 0 && lost == 0",
+        measurement: false,
         predict: None,
         variants: &["cleaner-by-age", "cleaner-published-only"],
     },
@@ -110,6 +143,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "at-most-once",
         section: "5",
         goal: Goal::AtMostOnceLoses,
+        goal_text: "settled && relay_mode == mark_first && lost_by(kill(relay, publish))",
+        measurement: false,
         predict: Some(Outcome::Lost),
         variants: &[],
     },
@@ -117,6 +152,8 @@ pub const STEPS: &[LessonStep] = &[
         id: "at-least-once",
         section: "5",
         goal: Goal::AtLeastOnceDuplicates,
+        goal_text: "settled && worker == no_inbox && duplicate_effect_by(kill(worker, complete))",
+        measurement: false,
         predict: Some(Outcome::Duplicate),
         variants: &[],
     },
@@ -124,6 +161,9 @@ pub const STEPS: &[LessonStep] = &[
         id: "effectively-once",
         section: "5",
         goal: Goal::EffectivelyOnce,
+        goal_text: "settled && worker == inbox_same_tx && redelivered_by(kill(worker, \
+                    complete)) && lost == 0 && duplicate_effects == 0",
+        measurement: false,
         predict: Some(Outcome::Fine),
         variants: &[],
     },
@@ -131,6 +171,9 @@ pub const STEPS: &[LessonStep] = &[
         id: "inbox-three",
         section: "6",
         goal: Goal::OneEffectOfThree,
+        goal_text: "settled && redelivered_by(kill(worker, complete)) && deliveries >= 3 \
+                    && effects == 1 && balance == 50000",
+        measurement: false,
         predict: Some(Outcome::Fine),
         variants: &[],
     },
@@ -138,6 +181,10 @@ pub const STEPS: &[LessonStep] = &[
         id: "inbox-own-tx",
         section: "6",
         goal: Goal::InboxOwnTxBreaks,
+        goal_text: "settled && (worker == inbox_own_tx && lost_by(kill(worker, \
+                    begin_second)) || worker == action_then_inbox && \
+                    duplicate_effect_by(kill(worker, begin_second)))",
+        measurement: false,
         predict: None,
         variants: &[],
     },
@@ -191,7 +238,11 @@ pub fn scenario(goal: Goal) -> Scenario {
             "lesson-outbox-try",
             "Outbox, 10 tasks and no kills yet: try to lose an event by killing the API",
         ),
-        Goal::RolledBackTogether => from_preset("rollback"),
+        Goal::RolledBackTogether => named(
+            sandbox(ApiMode::Outbox, 1),
+            "lesson-rollback",
+            "Outbox, one task and no kills yet: kill the API after both INSERTs, before COMMIT",
+        ),
         Goal::RoleDenied => from_preset("app-role"),
         Goal::RelaySendsTwice => relay_twice(),
         Goal::TwoRelaysOnce => from_preset("two-relays-skip-locked"),
@@ -265,6 +316,10 @@ fn effectively_once() -> Scenario {
     )
 }
 
+/// The place of `SELECT count(*) FROM outbox` in the app-role preset's script (after
+/// BEGIN, SET ROLE and the INSERT).
+const APP_ROLE_READ: usize = 3;
+
 fn arm(process: &str, step: Step) -> Action {
     Action::ArmKill {
         process: process.into(),
@@ -288,7 +343,18 @@ pub fn solution(goal: Goal) -> (Scenario, Vec<Action>) {
                 arm("api", Step::Respond),
             ],
         ),
-        Goal::RelaySendsTwice => (own, vec![arm("relay-1", Step::MarkPublished)]),
+        Goal::RelaySendsTwice | Goal::TwoRelaysOnce => {
+            (own, vec![arm("relay-1", Step::MarkPublished)])
+        }
+        // Dies after both INSERTs, before COMMIT: PostgreSQL rolls both rows back.
+        Goal::RolledBackTogether => (own, vec![arm("api", Step::Commit)]),
+        // The attacker's statements, stepped by hand up to the read of the outbox.
+        Goal::RoleDenied => {
+            let by_hand = Action::Step {
+                process: "psql".into(),
+            };
+            (own, vec![by_hand; APP_ROLE_READ + 1])
+        }
         // Dies after queue.add, before COMMIT: the job is there, the task never is.
         Goal::PhantomEvent => (own, vec![arm("api", Step::Commit)]),
         // Dies after the task's own COMMIT, before the event's INSERT.

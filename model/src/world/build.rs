@@ -78,6 +78,8 @@ impl World {
             script_results: Vec::new(),
             kills: Vec::new(),
             pinned: Vec::new(),
+            causes: Default::default(),
+            by_hand: false,
             high_water: 0,
             last_flush: None,
             preloaded: s.workload.preloaded_events,

@@ -60,6 +60,11 @@ impl World {
     }
 
     pub(super) fn apply_now(&mut self, a: &Action) {
+        self.causes.now = match a {
+            Action::RedisFlush => super::Cause::RedisFlush,
+            Action::RedisRestart => super::Cause::RedisRestart,
+            _ => super::Cause::Operator,
+        };
         match a {
             Action::Tick | Action::Step { .. } => {}
             Action::Kill { .. }
@@ -255,6 +260,7 @@ impl World {
     /// Heals every fault: Redis up, every process restarted, armed kills and publish
     /// failures dropped, failed jobs retried. What a team does after an incident.
     pub fn heal(&mut self) {
+        self.causes.now = super::Cause::Operator;
         self.queue.health = Health::Up;
         self.armed.clear();
         self.publish_failures.clear();
@@ -271,6 +277,8 @@ impl World {
 
     pub fn kill(&mut self, i: usize) {
         self.touch_proc(i);
+        let (kind, step) = (self.procs[i].kind, self.procs[i].pc);
+        self.causes.now = super::Cause::Kill { kind, step };
         let pid = ProcId(i as u8);
         let tick = self.tick;
         if let Some(tx) = self.procs[i].tx.take() {

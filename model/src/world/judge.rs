@@ -250,7 +250,10 @@ impl World {
             }
             if !self.final_class(e) {
                 let c = self.judge(e);
+                self.note_cause(e, Some(c));
                 self.auditor.classify(e, c);
+            } else {
+                self.note_cause(e, None);
             }
             if checked && !self.auditor.event_ok(e, once) {
                 self.check_held(e, once);

@@ -14,6 +14,7 @@
 mod api;
 mod build;
 mod canon;
+mod cause;
 mod cdc;
 mod cleaner;
 mod client;
@@ -34,6 +35,7 @@ mod worker;
 
 pub use crate::action::{Action, ProcKind, Step, When};
 pub use crate::scenario::{proc_index, proc_names, processes, MAX_PROCS};
+pub use cause::{Blow, Cause, Causes, Fate, Repeat, MAX_CAUSES};
 pub use faults::ArmedKill;
 pub use judge::{CheckLevel, Counters};
 pub use log::{FaultNote, LogEntry, Note, PINNED_CAP};
@@ -93,6 +95,11 @@ pub struct World {
     /// pin them (#42: a 10-task run's kill had scrolled out of the log by its end); at most
     /// [`PINNED_CAP`], history only.
     pub(crate) pinned: Vec<LogEntry>,
+    /// What caused each event's fate and repeats (history, see `cause.rs`).
+    pub(crate) causes: Causes,
+    /// Whether the step running now was asked for by hand (`Action::Step`), not by the
+    /// scheduler: a scripted statement's result says so.
+    pub(crate) by_hand: bool,
     /// The high-water relay's mark (`last_id`), saved with its poll's COMMIT.
     pub(crate) high_water: u64,
     /// The tick of the last Redis flush, if any (the operator's recovery starts there).
@@ -137,6 +144,8 @@ clone_reusing!(World {
     steps,
     check,
     history,
+    by_hand,
+    causes,
     held,
     dead,
     scratch,
@@ -242,6 +251,11 @@ impl World {
         if self.tick >= self.next_stall_check {
             acted |= self.stall_check();
         }
+        if acted && self.history && !self.touched.is_empty() {
+            // Judged now, while the cause is the scheduled action or the stalled check,
+            // not the process step that runs next (what `cause.rs` records).
+            self.reclassify();
+        }
         acted
     }
 
@@ -270,6 +284,7 @@ impl World {
     /// BullMQ's stalled check; whether it moved a job.
     #[inline(never)]
     pub(super) fn stall_check(&mut self) -> bool {
+        self.causes.now = cause::Cause::Stalled;
         self.next_stall_check = self.tick + self.cfg.queue.stalled_interval_ticks;
         let moved = self.queue.check_stalled(self.tick);
         for o in &moved {
@@ -301,7 +316,10 @@ impl World {
                 return Ok(());
             }
             Action::Step { process } => {
-                if !self.step_at(place) {
+                self.by_hand = true;
+                let stepped = self.step_at(place);
+                self.by_hand = false;
+                if !stepped {
                     let process = process.clone();
                     return Err(Refusal::CannotStep { process });
                 }

@@ -12,6 +12,8 @@ impl World {
         self.touch_proc(i);
         self.steps += 1;
         self.mix(self.tick ^ ((i as u64) << 56));
+        let (kind, step) = (self.procs[i].kind, self.procs[i].pc);
+        self.causes.now = super::Cause::Ran { kind, step };
         let first_arrival = !self.procs[i].arrived;
         if self.kill_fires(i) {
             self.kill(i);

@@ -38,6 +38,7 @@ impl World {
         self.history = false;
         self.kills = Vec::new();
         self.pinned = Vec::new();
+        self.causes = Default::default();
         self.polls.iter_mut().for_each(|p| *p = Vec::new());
     }
 

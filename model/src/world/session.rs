@@ -15,6 +15,8 @@ pub struct ScriptResult {
     pub stmt: ScriptStmt,
     pub sql: &'static str,
     pub result: Result<u64, SqlError>,
+    /// Run by a step asked for by hand (`Action::Step`), not by the scheduler.
+    pub by_hand: bool,
 }
 
 /// How long `SELECT pg_sleep(…)` keeps a scripted session busy.
@@ -66,6 +68,7 @@ impl World {
             stmt,
             sql: script_sql(stmt),
             result,
+            by_hand: self.by_hand,
         });
         let np = pos + 1;
         self.procs[i].mem = Mem::Session { pos: np };

@@ -5,7 +5,7 @@
 use crate::action::{ProcKind, Step};
 use crate::db::{sqlstate, LockMode};
 use crate::scenario::{ApiMode, RelayMode, ScriptStmt, WorkerMode};
-use crate::world::Counters;
+use crate::world::{Cause, Counters};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt;
@@ -81,7 +81,78 @@ pub(super) enum Cond {
     Refused {
         stmt: ScriptStmt,
         sqlstate: &'static str,
+        /// Only a statement stepped by hand (`refused_by_hand`), not one Play ran.
+        by_hand: bool,
     },
+    /// `symptom_by(cause)`: the symptom happened to some event, caused by a match of
+    /// `cause` (see `world/cause.rs`).
+    By {
+        symptom: Symptom,
+        cause: CauseMatch,
+    },
+}
+
+/// What happened to an event, in a `…_by(cause)` condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Symptom {
+    /// The event is lost; the act that made it so matches.
+    Lost,
+    /// The event is a phantom (its task aborted, a job made for it).
+    Phantom,
+    /// The event's task was rolled back (or its writer died before COMMIT).
+    Aborted,
+    /// The business action ran again after the blow.
+    DuplicateEffect,
+    /// The event was delivered again after the blow.
+    Redelivered,
+    /// The event was added to the queue again after the blow (a jobId dedup hit or a
+    /// second job).
+    Republished,
+}
+
+/// The conditions' names for each symptom, as the text spells them.
+pub(super) const SYMPTOMS: [(&str, Symptom); 6] = [
+    ("lost_by", Symptom::Lost),
+    ("phantom_by", Symptom::Phantom),
+    ("aborted_by", Symptom::Aborted),
+    ("duplicate_effect_by", Symptom::DuplicateEffect),
+    ("redelivered_by", Symptom::Redelivered),
+    ("republished_by", Symptom::Republished),
+];
+
+/// A cause as a goal names it: a kill or a process's own step (of a kind, at a step or
+/// at any), or a fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum CauseMatch {
+    Kill(ProcKind, Option<Step>),
+    Ran(ProcKind, Option<Step>),
+    RedisFlush,
+    RedisRestart,
+    Stalled,
+    Operator,
+}
+
+/// The causes without arguments, as the text spells them.
+pub(super) const PLAIN_CAUSES: [(&str, CauseMatch); 4] = [
+    ("redis_flush", CauseMatch::RedisFlush),
+    ("redis_restart", CauseMatch::RedisRestart),
+    ("stalled", CauseMatch::Stalled),
+    ("operator", CauseMatch::Operator),
+];
+
+impl CauseMatch {
+    pub(super) fn matches(self, c: Cause) -> bool {
+        let at = |want: Option<Step>, step: Step| want.is_none_or(|w| w == step);
+        match (self, c) {
+            (CauseMatch::Kill(k, s), Cause::Kill { kind, step }) => k == kind && at(s, step),
+            (CauseMatch::Ran(k, s), Cause::Ran { kind, step }) => k == kind && at(s, step),
+            (CauseMatch::RedisFlush, Cause::RedisFlush)
+            | (CauseMatch::RedisRestart, Cause::RedisRestart)
+            | (CauseMatch::Stalled, Cause::Stalled)
+            | (CauseMatch::Operator, Cause::Operator) => true,
+            _ => false,
+        }
+    }
 }
 
 /// A subject compared as a number.

@@ -1,9 +1,9 @@
 //! Judging a goal against a world: every subject is read from the world's own state
 //! (its counters, configuration, kills and script results), never from what the page saw.
 
-use super::ast::{Cond, Count, Expr, Op, Setting, COUNTERS};
+use super::ast::{Cond, Count, Expr, Op, Setting, Symptom, COUNTERS};
 use crate::action::{ProcKind, Step};
-use crate::world::{Counters, World};
+use crate::world::{Counters, Fate, Repeat, World};
 
 pub(super) fn eval(e: &Expr, w: &World, c: &Counters) -> bool {
     match e {
@@ -22,10 +22,26 @@ pub(super) fn cond_holds(k: &Cond, w: &World, c: &Counters) -> bool {
             .kills
             .iter()
             .any(|(p, s, _)| s == step && kind_of(w, p.0) == Some(*kind)),
-        Cond::Refused { stmt, sqlstate } => w
-            .script_results
-            .iter()
-            .any(|r| r.stmt == *stmt && matches!(&r.result, Err(e) if e.code == *sqlstate)),
+        Cond::Refused {
+            stmt,
+            sqlstate,
+            by_hand,
+        } => w.script_results.iter().any(|r| {
+            r.stmt == *stmt
+                && (r.by_hand || !by_hand)
+                && matches!(&r.result, Err(e) if e.code == *sqlstate)
+        }),
+        Cond::By { symptom, cause } => {
+            let m = |c| cause.matches(c);
+            match symptom {
+                Symptom::Lost => w.fate_by(Fate::Lost, false, m),
+                Symptom::Phantom => w.fate_by(Fate::Aborted, true, m),
+                Symptom::Aborted => w.fate_by(Fate::Aborted, false, m),
+                Symptom::DuplicateEffect => w.repeat_by(Repeat::Effect, m),
+                Symptom::Redelivered => w.repeat_by(Repeat::Delivery, m),
+                Symptom::Republished => w.repeat_by(Repeat::Add, m),
+            }
+        }
     }
 }
 

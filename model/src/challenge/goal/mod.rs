@@ -22,8 +22,22 @@
 //! all     = atom ("&&" atom)*
 //! atom    = "(" any ")" | "settled" | subject op value
 //!         | "killed" "(" kind "," step ")" | "refused" "(" stmt "," sqlstate ")"
+//!         | "refused_by_hand" "(" stmt "," sqlstate ")" | symptom "(" cause ")"
 //! subject = counter | "tasks_total" | "kill_steps" "(" kind ")" | config key
+//! symptom = "lost_by" | "phantom_by" | "aborted_by"
+//!         | "duplicate_effect_by" | "redelivered_by" | "republished_by"
+//! cause   = ("kill" | "ran") "(" kind ["," step] ")"
+//!         | "redis_flush" | "redis_restart" | "stalled" | "operator"
 //! ```
+//!
+//! Goals by cause (#41): `lost_by(kill(api, queue_add))` holds when an event is lost and
+//! the act that made it lost was a kill of the API at its `queue_add` step (after COMMIT,
+//! before `queue.add`) — not when the API was merely killed there and something else was
+//! lost. `lost_by`, `phantom_by` and `aborted_by` name the act that changed the event's
+//! class; `duplicate_effect_by`, `redelivered_by` and `republished_by` name the first blow
+//! (a kill or a fault that touched the event) after its previous effect, delivery or
+//! `queue.add`, when another one followed. `ran(kind, step)` is a process's own step, no
+//! fault. `refused_by_hand` counts only a statement the learner stepped by hand.
 //!
 //! The parts: the syntax tree and the names it reads (`ast.rs`), the lexer and parser
 //! (`parse.rs`), judging against a world (`eval.rs`) and the canonical text (`text.rs`).
@@ -40,7 +54,8 @@ use std::str::FromStr;
 
 /// The longest goal text accepted, in bytes (the input's, and its canonical text's).
 pub const MAX_TEXT_BYTES: usize = 500;
-/// The most conditions (comparisons, `settled`, `killed(…)`, `refused(…)`) in one goal.
+/// The most conditions (comparisons, `settled`, `killed(…)`, `refused(…)`, `lost_by(…)`,
+/// …) in one goal.
 pub const MAX_CONDITIONS: usize = 16;
 /// The deepest nesting of parentheses.
 pub const MAX_DEPTH: usize = 8;

@@ -3,7 +3,8 @@
 //! or a link; no input panics.
 
 use super::ast::{
-    counter_index, from_name, setting_key, setting_value, Cond, Count, Expr, Op, SQLSTATES,
+    counter_index, from_name, setting_key, setting_value, CauseMatch, Cond, Count, Expr, Op,
+    PLAIN_CAUSES, SQLSTATES, SYMPTOMS,
 };
 use super::{err, GoalError, GoalErrorKind, MAX_CONDITIONS, MAX_DEPTH};
 use serde::de::DeserializeOwned;
@@ -184,13 +185,18 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::Close, ")")?;
                 Ok(Cond::Killed { kind, step })
             }
-            "refused" => {
+            "refused" | "refused_by_hand" => {
                 self.expect(Tok::Open, "(")?;
                 let stmt = self.named("stmt")?;
                 self.expect(Tok::Comma, ",")?;
                 let sqlstate = self.sqlstate()?;
                 self.expect(Tok::Close, ")")?;
-                Ok(Cond::Refused { stmt, sqlstate })
+                let by_hand = name == "refused_by_hand";
+                Ok(Cond::Refused {
+                    stmt,
+                    sqlstate,
+                    by_hand,
+                })
             }
             "kill_steps" => {
                 self.expect(Tok::Open, "(")?;
@@ -202,7 +208,12 @@ impl<'a> Parser<'a> {
             "relays" => self.count(Count::Relays),
             "workers" => self.count(Count::Workers),
             _ => {
-                if let Some(key) = setting_key(name) {
+                if let Some(&(_, symptom)) = SYMPTOMS.iter().find(|(n, _)| *n == name) {
+                    self.expect(Tok::Open, "(")?;
+                    let cause = self.cause()?;
+                    self.expect(Tok::Close, ")")?;
+                    Ok(Cond::By { symptom, cause })
+                } else if let Some(key) = setting_key(name) {
                     self.setting(key)
                 } else if let Some(i) = counter_index(name) {
                     self.count(Count::Counter(i))
@@ -223,6 +234,36 @@ impl<'a> Parser<'a> {
         from_name(word).ok_or_else(|| {
             let value = word.to_string();
             err(t.at, GoalErrorKind::UnknownValue { key, value })
+        })
+    }
+
+    /// A cause: `kill(kind)`, `kill(kind, step)`, `ran(kind)`, `ran(kind, step)`, or one
+    /// of [`PLAIN_CAUSES`].
+    fn cause(&mut self) -> Result<CauseMatch, GoalError> {
+        let key = "cause";
+        let t = self.next(key)?;
+        let Tok::Word(word) = t.tok else {
+            return Err(err(t.at, GoalErrorKind::Expected { what: key }));
+        };
+        if let Some(&(_, c)) = PLAIN_CAUSES.iter().find(|(n, _)| *n == word) {
+            return Ok(c);
+        }
+        if !matches!(word, "kill" | "ran") {
+            let value = word.to_string();
+            return Err(err(t.at, GoalErrorKind::UnknownValue { key, value }));
+        }
+        self.expect(Tok::Open, "(")?;
+        let kind = self.named("kind")?;
+        let step = if self.eat(Tok::Comma)? {
+            Some(self.named("step")?)
+        } else {
+            None
+        };
+        self.expect(Tok::Close, ")")?;
+        Ok(if word == "kill" {
+            CauseMatch::Kill(kind, step)
+        } else {
+            CauseMatch::Ran(kind, step)
         })
     }
 

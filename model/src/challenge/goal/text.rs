@@ -1,7 +1,9 @@
 //! A goal's canonical text: one spelling per goal (spaces around operators, no redundant
 //! parentheses), so two goals are equal when their texts are and the text parses back.
 
-use super::ast::{name_of, setting_text, Cond, Count, Expr, COUNTERS};
+use super::ast::{
+    name_of, setting_text, CauseMatch, Cond, Count, Expr, COUNTERS, PLAIN_CAUSES, SYMPTOMS,
+};
 use super::Goal;
 use std::fmt;
 
@@ -57,6 +59,42 @@ fn write_cond(f: &mut fmt::Formatter<'_>, k: &Cond) -> fmt::Result {
         Cond::Killed { kind, step } => {
             write!(f, "killed({}, {})", name_of(kind), name_of(step))
         }
-        Cond::Refused { stmt, sqlstate } => write!(f, "refused({}, {sqlstate})", name_of(stmt)),
+        Cond::Refused {
+            stmt,
+            sqlstate,
+            by_hand,
+        } => {
+            let name = if *by_hand {
+                "refused_by_hand"
+            } else {
+                "refused"
+            };
+            write!(f, "{name}({}, {sqlstate})", name_of(stmt))
+        }
+        Cond::By { symptom, cause } => {
+            let name = SYMPTOMS
+                .iter()
+                .find(|(_, s)| s == symptom)
+                .map_or("?", |(n, _)| *n);
+            write!(f, "{name}(")?;
+            write_cause(f, *cause)?;
+            f.write_str(")")
+        }
     }
+}
+
+fn write_cause(f: &mut fmt::Formatter<'_>, c: CauseMatch) -> fmt::Result {
+    let (word, kind, step) = match c {
+        CauseMatch::Kill(k, s) => ("kill", k, s),
+        CauseMatch::Ran(k, s) => ("ran", k, s),
+        plain => {
+            let name = PLAIN_CAUSES.iter().find(|(_, p)| *p == plain);
+            return f.write_str(name.map_or("?", |(n, _)| *n));
+        }
+    };
+    write!(f, "{word}({}", name_of(&kind))?;
+    if let Some(s) = step {
+        write!(f, ", {}", name_of(&s))?;
+    }
+    f.write_str(")")
 }

@@ -15,13 +15,6 @@ use crate::browser::build_in_turns::use_turns;
 use crate::browser::page_built::announce_built;
 use crate::browser::url::{set_url_param, url_param};
 use crate::i18n::{tr, Key};
-use crate::stage::chart::Chart;
-use crate::stage::event_log::EventLog;
-use crate::stage::faults::Faults;
-use crate::stage::lifecycle::Lifecycle;
-use crate::stage::modes::Modes;
-use crate::stage::sequence::Sequence;
-use crate::stage::sql_panel::SqlPanel;
 
 /// The tabs, in order: the name in the address, and the label.
 pub const TABS: [(&str, Key); 9] = [
@@ -112,13 +105,13 @@ pub fn DetailsTabs() -> impl IntoView {
             <div class="details__tabs" role="tablist" on:keydown=move |e| arrow_keys(e, tab, choose)>
                 {buttons}
             </div>
-            {panel("faults", |_| view! { <Faults/> }.into_any())}
-            {panel("sql", |_| view! { <SqlPanel/> }.into_any())}
-            {panel("log", |_| view! { <EventLog/> }.into_any())}
-            {panel("life", |_| view! { <Lifecycle/> }.into_any())}
-            {panel("sequence", |_| view! { <Sequence/> }.into_any())}
-            {panel("chart", |_| view! { <Chart/> }.into_any())}
-            {panel("modes", |_| view! { <Modes/> }.into_any())}
+            {panel("faults", |_| door_view(|| lazy::details_panel("faults")).into_any())}
+            {panel("sql", |_| door_view(|| lazy::details_panel("sql")).into_any())}
+            {panel("log", |_| door_view(|| lazy::details_panel("log")).into_any())}
+            {panel("life", |_| door_view(|| lazy::details_panel("life")).into_any())}
+            {panel("sequence", |_| door_view(|| lazy::details_panel("sequence")).into_any())}
+            {panel("chart", |_| door_view(|| lazy::details_panel("chart")).into_any())}
+            {panel("modes", |_| door_view(|| lazy::details_panel("modes")).into_any())}
             {panel("proof", |tab| {
                 let shown = Signal::derive(move || tab.get() == "proof");
                 door_view(move || lazy::proof(shown)).into_any()

@@ -115,3 +115,42 @@ door! {
         Ok(())
     }
 }
+
+door! {
+    /// The details tabs that explain the stage (faults, live SQL, the event log, one
+    /// event's life, the sequence diagram, the chart, the modes), in a chunk of their own:
+    /// the page draws its stage first and fetches them right after (#41-#45 grew the first
+    /// load past its 480 KB cap; these panels are not needed for the first paint). An
+    /// unknown name is the modes panel, the last one.
+    details fn details_panel(name: &'static str) -> AnyView {
+        use crate::stage::{chart::Chart, event_log::EventLog, faults::Faults};
+        use crate::stage::{lifecycle::Lifecycle, modes::Modes, sequence::Sequence};
+        use crate::stage::sql_panel::SqlPanel;
+        Ok(match name {
+            "faults" => view! { <Faults/> }.into_any(),
+            "sql" => view! { <SqlPanel/> }.into_any(),
+            "log" => view! { <EventLog/> }.into_any(),
+            "life" => view! { <Lifecycle/> }.into_any(),
+            "sequence" => view! { <Sequence/> }.into_any(),
+            "chart" => view! { <Chart/> }.into_any(),
+            _ => view! { <Modes/> }.into_any(),
+        })
+    }
+}
+
+door! {
+    /// The lesson's side tabs (the schema, the exercises, the quiz, "in real work"), in a
+    /// chunk of their own loaded when one is first opened; the guided path stays in the
+    /// first load.
+    lesson_tabs fn lesson_tab(tab: crate::lesson::ctl::Tab) -> AnyView {
+        use crate::lesson::ctl::Tab;
+        use crate::lesson::{exercises::Exercises, quiz::Quiz};
+        use crate::lesson::{real_work::RealWork, schema_panel::SchemaPanel};
+        Ok(match tab {
+            Tab::Schema => view! { <SchemaPanel/> }.into_any(),
+            Tab::Exercises => view! { <Exercises/> }.into_any(),
+            Tab::Quiz => view! { <Quiz/> }.into_any(),
+            _ => view! { <RealWork/> }.into_any(),
+        })
+    }
+}

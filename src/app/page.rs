@@ -101,6 +101,7 @@ pub fn Playground() -> impl IntoView {
                 <LessonPanel
                     workshop_open=Signal::derive(move || lesson.workshop.open.with(Option::is_some))
                     workshop_card=|| door_view(lazy::workshop_step)
+                    side_tab=Callback::new(|tab| door_view(move || lazy::lesson_tab(tab)).into_any())
                 />
             </aside>
         </div>

@@ -3,7 +3,7 @@
 //! export and import (progress moves to another machine, #23); presenter mode and the speaker-notes window. The card folds to the step's title
 //! and goal, so a learner can give the stage the room and still see what to do.
 
-use leptos::either::EitherOf6;
+use leptos::either::EitherOf3;
 use leptos::prelude::*;
 use outbox_model::lesson::STEPS;
 
@@ -12,11 +12,7 @@ use crate::browser::url::data_url;
 use crate::ctl::Notice;
 use crate::i18n::{tr, use_i18n, I18n, Key, Reason};
 use crate::lesson::ctl::{use_lesson, LessonCtl, Progress, Tab};
-use crate::lesson::exercises::Exercises;
 use crate::lesson::guided_step::GuidedStep;
-use crate::lesson::quiz::Quiz;
-use crate::lesson::real_work::RealWork;
-use crate::lesson::schema_panel::SchemaPanel;
 
 const TABS: [(Tab, Key, &str); 5] = [
     (Tab::Path, Key::TabPath, "tab-path"),
@@ -122,11 +118,14 @@ fn tools(lesson: LessonCtl, i18n: I18n) -> impl IntoView {
 
 /// `workshop_open` and `workshop_card` are the open workshop's tab: whether there is
 /// one, and its card. The challenge code is a floor above the lesson, so the page
-/// (`app/page.rs`) hands them in.
+/// (`app/page.rs`) hands them in. `side_tab` draws the schema, exercises, quiz and "in
+/// real work" tabs: the page hands in a door (`app/lazy.rs`), so their code loads when
+/// one is first opened, not with the page.
 #[component]
 pub fn LessonPanel(
     #[prop(into)] workshop_open: Signal<bool>,
     #[prop(into)] workshop_card: ViewFn,
+    #[prop(into)] side_tab: Callback<Tab, AnyView>,
 ) -> impl IntoView {
     let lesson = use_lesson();
     let i18n = use_i18n();
@@ -172,12 +171,9 @@ pub fn LessonPanel(
                 <p class="course__keys" data-testid="presenter-keys">{tr(Key::PresenterKeys)}</p>
             </Show>
             {move || match lesson.tab.get() {
-                Tab::Path => EitherOf6::A(view! { <GuidedStep/> }),
-                Tab::Schema => EitherOf6::B(view! { <SchemaPanel/> }),
-                Tab::Exercises => EitherOf6::C(view! { <Exercises/> }),
-                Tab::Quiz => EitherOf6::D(view! { <Quiz/> }),
-                Tab::RealWork => EitherOf6::E(view! { <RealWork/> }),
-                Tab::Workshop => EitherOf6::F(workshop_card.run()),
+                Tab::Path => EitherOf3::A(view! { <GuidedStep/> }),
+                Tab::Workshop => EitherOf3::B(workshop_card.run()),
+                tab => EitherOf3::C(side_tab.run(tab)),
             }}
         </section>
     }

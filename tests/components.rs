@@ -471,7 +471,7 @@ async fn a_guess_is_shuffled_per_visit_and_only_its_first_counts_in_the_progress
     let mut orders = Vec::new();
     for seed in [a, b] {
         let (host, lesson) = mount_lesson(seed, "at-most-once", || {
-            view! { <LessonPanel workshop_open=Signal::derive(|| false) workshop_card=|| ()/> }
+            view! { <LessonPanel workshop_open=Signal::derive(|| false) workshop_card=|| () side_tab=Callback::new(|_| ().into_any())/> }
         });
         settle().await;
         let shown = testids(&host, "guess-");

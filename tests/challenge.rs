@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use fantoccini::{Client, Locator};
-use outbox_model::challenge::{lesson_challenges, Workshop};
+use outbox_model::challenge::Workshop;
+use outbox_model::lesson::lesson_challenges;
 
 async fn session() -> (Client, String) {
     let page = env_url("OUTBOX_E2E_URL");

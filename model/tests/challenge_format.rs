@@ -5,10 +5,11 @@
 //! already reached and a solution that misses; and no mangled file panics the reader.
 
 use outbox_model::challenge::{
-    lesson_challenges, Challenge, CheckError, FormatError, FormatErrorKind, GoalErrorKind,
-    SolutionCheck, Texts, Workshop, FORMAT_VERSION, MAX_CHALLENGES, MAX_CHECK_STEPS,
-    MAX_JSON_BYTES, MAX_SOLUTION_ACTIONS, MAX_TITLE_CHARS,
+    Challenge, CheckError, FormatError, FormatErrorKind, GoalErrorKind, SolutionCheck, Texts,
+    Workshop, FORMAT_VERSION, MAX_CHALLENGES, MAX_CHECK_STEPS, MAX_JSON_BYTES,
+    MAX_SOLUTION_ACTIONS, MAX_TITLE_CHARS,
 };
+use outbox_model::lesson::lesson_challenges;
 use outbox_model::lesson::{self, STEPS};
 use outbox_model::{Action, Scenario, Step, World};
 use proptest::prelude::*;

@@ -4,8 +4,9 @@
 //! byte offset; and no input, however mangled, panics the parser.
 
 use outbox_model::challenge::{
-    lesson_goal_text, Goal, GoalError, GoalErrorKind, MAX_CONDITIONS, MAX_DEPTH, MAX_TEXT_BYTES,
+    Goal, GoalError, GoalErrorKind, MAX_CONDITIONS, MAX_DEPTH, MAX_TEXT_BYTES,
 };
+use outbox_model::lesson::goal_text as lesson_goal_text;
 use outbox_model::lesson::{self, STEPS};
 use outbox_model::scenario::Scenario;
 use outbox_model::{preset, presets, Action, World};

@@ -197,7 +197,7 @@ pub fn title(w: &Workshop, lang: crate::i18n::Lang) -> String {
 mod tests {
     use super::*;
     use crate::lesson::ctl::Prediction;
-    use outbox_model::challenge::lesson_challenges;
+    use outbox_model::lesson::lesson_challenges;
 
     fn workshop() -> Workshop {
         Workshop {

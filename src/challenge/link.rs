@@ -134,8 +134,8 @@ fn runs_here(w: Workshop) -> Result<Workshop, Reason> {
 mod tampered {
     use super::*;
     use crate::i18n::Lang;
-    use outbox_model::challenge::lesson_challenges;
     use outbox_model::json_edit::edit;
+    use outbox_model::lesson::lesson_challenges;
     use outbox_model::rng::Rng;
     use serde_json::Value;
 

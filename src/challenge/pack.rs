@@ -188,7 +188,7 @@ pub fn unpack(bytes: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use outbox_model::challenge::lesson_challenges;
+    use outbox_model::lesson::lesson_challenges;
     use outbox_model::rng::Rng;
 
     #[test]

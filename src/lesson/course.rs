@@ -2,7 +2,7 @@
 //! same thing to the page — steps in the challenge format (a scenario, a goal in the goal
 //! language, a guess to ask for, a solution, texts by key or by language), a learner's
 //! progress in them, and whether the open step's goal holds. The lesson is
-//! `outbox_model::challenge::lesson_challenges()` as a workshop; a workshop is what a link
+//! `outbox_model::lesson::lesson_challenges()` as a workshop; a workshop is what a link
 //! or a file opened. [`crate::lesson::ctl::LessonCtl`] holds one of each; which one the
 //! run on the stage belongs to is its `away` signal.
 //!
@@ -55,7 +55,7 @@ pub fn lesson_workshop() -> Workshop {
         ]
         .map(|(l, t)| (l.to_string(), t.to_string()))
         .into(),
-        challenges: outbox_model::challenge::lesson_challenges(),
+        challenges: outbox_model::lesson::lesson_challenges(),
     }
 }
 

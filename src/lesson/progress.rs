@@ -244,7 +244,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use outbox_model::challenge::lesson_challenges;
+    use outbox_model::lesson::lesson_challenges;
 
     fn lesson() -> Workshop {
         Workshop {

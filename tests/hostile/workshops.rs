@@ -7,7 +7,8 @@
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
-use outbox_model::challenge::{lesson_challenges, Challenge, Workshop};
+use outbox_model::challenge::{Challenge, Workshop};
+use outbox_model::lesson::lesson_challenges;
 use outbox_model::scenario::{Fault, When, MAX_FAULTS};
 use outbox_model::Step;
 use outbox_playground::browser::storage::KEY as RUN_KEY;

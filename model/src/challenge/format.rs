@@ -10,7 +10,7 @@
 //! itself, so a link stays short.
 
 use super::goal::Goal;
-use crate::lesson::Outcome;
+use super::outcome::Outcome;
 use crate::{Action, Scenario};
 use serde::{Serialize, Serializer};
 use serde_json::Value;

@@ -6,16 +6,14 @@
 //! refusals in [`error`]); the checks before sharing ([`check`]); and the lesson's own
 //! steps written as challenges ([`lesson_challenges`]).
 
-mod builtin;
 pub mod check;
 pub mod error;
 pub mod format;
 pub mod goal;
+pub mod outcome;
 mod read;
 
 /// The lesson's goal texts live with its steps (`lesson::STEPS`), the one source.
-pub use crate::lesson::goal_text as lesson_goal_text;
-pub use builtin::lesson_challenges;
 pub use check::{
     CheckError, CheckReport, SolutionCheck, SolutionRun, SolutionRunner, MAX_CHECK_STEPS,
     MAX_CHECK_WORK,
@@ -27,4 +25,5 @@ pub use format::{
     MAX_SOLUTION_ACTIONS, MAX_TITLE_CHARS,
 };
 pub use goal::{Goal, GoalError, GoalErrorKind, MAX_CONDITIONS, MAX_DEPTH, MAX_TEXT_BYTES};
+pub use outcome::Outcome;
 pub use read::ChallengeFile;

@@ -2,7 +2,8 @@
 //! one source, `steps.rs`), judged against the world (its counters, its configuration and
 //! the causes it recorded: what made each event lost, a phantom or a repeat, #41).
 
-use super::{Goal, STEPS};
+use super::step_kinds::Goal;
+use super::steps::STEPS;
 use crate::challenge;
 use crate::world::World;
 use std::sync::OnceLock;

@@ -1,7 +1,8 @@
 //! The guided path, in the lesson's order: each step's id, section, goal, prediction and
 //! variants; the scenario a step opens with; and what "show me" does to reach its goal.
 
-use super::{Goal, LessonStep, Outcome};
+use super::step_kinds::{Goal, LessonStep};
+use crate::challenge::Outcome;
 use crate::scenario::{preset, ApiMode, When, WorkerMode};
 use crate::world::{Action, Step};
 use crate::Scenario;
@@ -368,5 +369,15 @@ pub fn solution(goal: Goal) -> (Scenario, Vec<Action>) {
             (s, vec![arm("worker-1", Step::BeginSecond)])
         }
         _ => (own, vec![]),
+    }
+}
+
+#[cfg(test)]
+mod ids_tests {
+    /// The challenge reader's list of step ids (`ids::LESSON_STEP_IDS`) is the lesson's.
+    #[test]
+    fn the_readers_step_ids_are_the_lessons() {
+        let ids: Vec<&str> = super::STEPS.iter().map(|s| s.id).collect();
+        assert_eq!(ids, crate::ids::LESSON_STEP_IDS);
     }
 }

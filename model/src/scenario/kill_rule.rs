@@ -3,7 +3,8 @@
 //! card's choice and the kills already armed are one thing (#42): the card shows the rule
 //! of its armed kills as they are, and a new choice re-arms them.
 
-use super::{When, CANON_KILL};
+use super::presets::CANON_KILL;
+use crate::action::When;
 use serde::Serialize;
 
 /// The rule a kill is armed under.

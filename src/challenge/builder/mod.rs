@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(slug("  --Two  relays--  "), "two-relays");
         let long = "a".repeat(39) + "-b";
         assert_eq!(slug(&long), "a".repeat(39));
-        let c = &outbox_model::challenge::lesson_challenges()[0];
+        let c = &outbox_model::lesson::lesson_challenges()[0];
         for title in [
             "Relay o'lsin!",
             "Дубль в очереди",

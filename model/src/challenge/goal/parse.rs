@@ -6,7 +6,7 @@ use super::ast::{
     counter_index, from_name, setting_key, setting_value, CauseMatch, Cond, Count, Expr, Op,
     PLAIN_CAUSES, SQLSTATES, SYMPTOMS,
 };
-use super::{err, GoalError, GoalErrorKind, MAX_CONDITIONS, MAX_DEPTH};
+use super::error::{err, GoalError, GoalErrorKind, MAX_CONDITIONS, MAX_DEPTH};
 use serde::de::DeserializeOwned;
 
 /// The expression of a whole goal's text (the limits on the text itself are checked by

@@ -10,8 +10,9 @@
 //! solution's scenario as the start, `no-skip-locked` and `cleanup` would be won by
 //! pressing play.
 
-use super::format::{Challenge, FORMAT_VERSION};
-use crate::lesson::{self, STEPS};
+use super::goals::goal;
+use super::steps::{scenario, solution, STEPS};
+use crate::challenge::{Challenge, FORMAT_VERSION};
 use std::collections::BTreeMap;
 
 /// One challenge per lesson step, in the lesson's order.
@@ -19,8 +20,8 @@ pub fn lesson_challenges() -> Vec<Challenge> {
     STEPS
         .iter()
         .map(|step| {
-            let scenario = lesson::scenario(step.goal);
-            let (solved_on, actions) = lesson::solution(step.goal);
+            let scenario = scenario(step.goal);
+            let (solved_on, actions) = solution(step.goal);
             Challenge {
                 v: FORMAT_VERSION,
                 id: step.id.to_string(),
@@ -28,7 +29,7 @@ pub fn lesson_challenges() -> Vec<Challenge> {
                 texts: BTreeMap::new(),
                 predict: step.predict,
                 // The lesson's goal texts are canonical goals (tests/challenge_goal.rs).
-                goal: lesson::goal(step.goal).clone(),
+                goal: goal(step.goal).clone(),
                 solution: (solved_on == scenario).then_some(actions),
                 scenario,
             }

@@ -1,7 +1,7 @@
 //! Case 1: `add` with a jobId that exists is ignored in every state; removeOnComplete and
 //! removeOnFail free the id, at once (`true`) or once newer jobs push it out (a count).
 
-use crate::harness::{Added, Duo, Opts};
+use crate::harness::{Added, Opts, Twin};
 use serde_json::json;
 
 fn created(e: u32) -> Added {
@@ -13,7 +13,7 @@ fn existing(e: u32) -> Added {
 
 #[test]
 fn job_id_is_kept_in_every_state() {
-    let mut d = Duo::new("dedup-every-state", Opts::default());
+    let mut d = Twin::new("dedup-every-state", Opts::default());
     assert_eq!(d.add("add 1", 1), created(1));
     assert_eq!(d.add("add 1 again (waiting)", 1), existing(1));
     assert_eq!(d.take("w1 takes", 1), Some("1".into()));
@@ -43,7 +43,7 @@ fn remove_on_complete_frees_the_id() {
         remove_on_complete: true,
         ..Opts::default()
     };
-    let mut d = Duo::new("dedup-remove-on-complete", opts);
+    let mut d = Twin::new("dedup-remove-on-complete", opts);
     assert_eq!(d.add("add 1", 1), created(1));
     d.take("w1 takes", 1);
     d.complete("w1 completes", 1);
@@ -58,7 +58,7 @@ fn remove_on_fail_frees_the_id() {
         remove_on_fail: true,
         ..Opts::default()
     };
-    let mut d = Duo::new("dedup-remove-on-fail", opts);
+    let mut d = Twin::new("dedup-remove-on-fail", opts);
     assert_eq!(d.add("add 1", 1), created(1));
     d.take("w1 takes", 1);
     d.fail("w1's processor throws", 1);
@@ -69,7 +69,7 @@ fn remove_on_fail_frees_the_id() {
 
 /// Finishes jobs 1..=n one by one with worker 1 (completes, or fails), a few ms apart:
 /// BullMQ orders finished jobs by their finish time in ms (ties by id).
-fn finish_each(d: &mut Duo, n: u32, complete: bool) {
+fn finish_each(d: &mut Twin, n: u32, complete: bool) {
     for e in 1..=n {
         d.add(&format!("add {e}"), e);
         d.take(&format!("w1 takes {e}"), 1);
@@ -88,7 +88,7 @@ fn remove_on_complete_count_keeps_the_newest() {
         keep_completed: Some(2),
         ..Opts::default()
     };
-    let mut d = Duo::new("dedup-keep-2-completed", opts);
+    let mut d = Twin::new("dedup-keep-2-completed", opts);
     finish_each(&mut d, 3, true);
     d.snapshot("removeOnComplete: 2, three completed");
     assert_eq!(d.add("republish of 1 (pushed out)", 1), created(1));
@@ -102,7 +102,7 @@ fn remove_on_fail_count_keeps_the_newest() {
         keep_failed: Some(1),
         ..Opts::default()
     };
-    let mut d = Duo::new("dedup-keep-1-failed", opts);
+    let mut d = Twin::new("dedup-keep-1-failed", opts);
     finish_each(&mut d, 2, false);
     d.snapshot("removeOnFail: 1, two failed");
     assert_eq!(d.add("republish of 1 (pushed out)", 1), created(1));

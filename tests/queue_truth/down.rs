@@ -6,7 +6,7 @@
 //! A Redis that accepts connections but does not answer (`CLIENT PAUSE`) hangs even the
 //! fail-fast client: `DownHang` too.
 
-use crate::harness::{job_id, timed, Added, Duo, Opts, Persistence, RedisServer};
+use crate::harness::{job_id, timed, Added, Opts, Persistence, RedisServer, Twin};
 use outbox_model::queue::Health;
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -18,7 +18,7 @@ fn fail_fast_client_is_refused_at_once() {
         offline_queue: false,
         ..Opts::default()
     };
-    let mut d = Duo::on("down-fail-fast", &redis.url(), opts);
+    let mut d = Twin::on("down-fail-fast", &redis.url(), opts);
     d.add("add 1", 1);
     redis.down();
     d.m.health = Health::DownFailFast;
@@ -29,7 +29,7 @@ fn fail_fast_client_is_refused_at_once() {
             json!({ "jobId": job_id(2), "event": 2 }),
         );
         d.bull_only("add 2: BullMQ says", &v["refused"], "");
-        Duo::bull_added(&v)
+        Twin::bull_added(&v)
     });
     let model = d.model_add(2);
     d.same("add 2 while Redis refuses connections", bull, model);
@@ -51,7 +51,7 @@ fn fail_fast_client_is_refused_at_once() {
             "down-fail-fast",
             json!({ "jobId": job_id(2), "event": 2 }),
         );
-        let a = Duo::bull_added(&v);
+        let a = Twin::bull_added(&v);
         if a != Added::Refused || Instant::now() > deadline {
             break a;
         }
@@ -65,7 +65,7 @@ fn fail_fast_client_is_refused_at_once() {
 #[test]
 fn default_client_waits_for_redis() {
     let mut redis = RedisServer::start(Persistence::AppendOnly);
-    let mut d = Duo::on("down-hang", &redis.url(), Opts::default());
+    let mut d = Twin::on("down-hang", &redis.url(), Opts::default());
     d.add("add 1", 1);
     redis.down();
     d.m.health = Health::DownHang;
@@ -76,14 +76,14 @@ fn default_client_waits_for_redis() {
     );
     let bull = match d.bull.wait(id, Duration::from_millis(1500)) {
         None => Added::Hangs,
-        Some(v) => Duo::bull_added(&v),
+        Some(v) => Twin::bull_added(&v),
     };
     let model = d.model_add(2);
     d.same("add 2 while Redis is down (1.5 s)", bull, model);
     redis.up();
     d.m.health = Health::Up;
     let (v, took) = timed(|| d.bull.wait(id, Duration::from_secs(15)));
-    let bull = v.map_or(Added::Hangs, |v| Duo::bull_added(&v));
+    let bull = v.map_or(Added::Hangs, |v| Twin::bull_added(&v));
     // The model's relay runs its add again once Redis is up; BullMQ's waiting add goes
     // through by itself.
     let model = d.model_add(2);
@@ -106,7 +106,7 @@ fn silent_redis_hangs_even_the_fail_fast_client() {
     };
     // A server of its own: a pause stops every client of the server.
     let redis = RedisServer::start(Persistence::AppendOnly);
-    let mut d = Duo::on(q, &redis.url(), opts);
+    let mut d = Twin::on(q, &redis.url(), opts);
     d.add("add 1", 1);
     d.bull.call("pause", q, json!({ "ms": 2500 }));
     d.m.health = Health::DownHang;
@@ -115,13 +115,13 @@ fn silent_redis_hangs_even_the_fail_fast_client() {
         .send("add", q, json!({ "jobId": job_id(2), "event": 2 }));
     let bull = match d.bull.wait(id, Duration::from_millis(1500)) {
         None => Added::Hangs,
-        Some(v) => Duo::bull_added(&v),
+        Some(v) => Twin::bull_added(&v),
     };
     let model = d.model_add(2);
     d.same("add 2 while Redis is silent (1.5 s)", bull, model);
     d.m.health = Health::Up;
     let v = d.bull.wait(id, Duration::from_secs(10));
-    let bull = v.map_or(Added::Hangs, |v| Duo::bull_added(&v));
+    let bull = v.map_or(Added::Hangs, |v| Twin::bull_added(&v));
     let model = d.model_add(2);
     d.same("the add returns once Redis answers again", bull, model);
     d.snapshot("state");

@@ -2,12 +2,12 @@
 //! to the head of the line. The model has no `priority` and no `delay` (its README says
 //! so): what they would change is asserted of BullMQ alone.
 
-use crate::harness::{event_of, job_id, Duo, Opts};
+use crate::harness::{event_of, job_id, Opts, Twin};
 use serde_json::json;
 
 #[test]
 fn waiting_jobs_are_fifo() {
-    let mut d = Duo::new("order-fifo", Opts::default());
+    let mut d = Twin::new("order-fifo", Opts::default());
     for e in [3, 1, 2] {
         d.add(&format!("add {e}"), e);
     }
@@ -24,7 +24,7 @@ fn waiting_jobs_are_fifo() {
 #[test]
 fn priority_and_delay_in_bullmq_alone() {
     let q = "order-priority-delay";
-    let mut d = Duo::new(q, Opts::default());
+    let mut d = Twin::new(q, Opts::default());
     d.bull
         .call("add", q, json!({ "jobId": job_id(1), "event": 1 }));
     d.bull.call(

@@ -2,11 +2,11 @@
 //! lesson's Redis) every job is gone and every id is free again, although the outbox says
 //! published; with `appendonly yes` the jobs survive and a republish is still a dedup hit.
 
-use crate::harness::{job_id, Added, Duo, Opts, Persistence, RedisServer, LOCK_MS};
+use crate::harness::{job_id, Added, Opts, Persistence, RedisServer, Twin, LOCK_MS};
 
 fn restart(name: &'static str, persistence: Persistence) {
     let mut redis = RedisServer::start(persistence);
-    let mut d = Duo::on(name, &redis.url(), Opts::default());
+    let mut d = Twin::on(name, &redis.url(), Opts::default());
     for e in 1..=3 {
         d.add(&format!("add {e}"), e);
     }

@@ -5,12 +5,12 @@
 //! a retry finds no job. These are what the model's `Action::RetryJob` rests on (#41:
 //! a failed job waits for a retry, it is not lost).
 
-use crate::harness::{Duo, Opts};
+use crate::harness::{Opts, Twin};
 use crate::stalled::stall;
 
 /// Job 1 stalls twice (worker killed twice) and is failed at w2's fetch, which gets job 2
 /// and completes it in time.
-fn fail_job_1_by_stalling(d: &mut Duo) {
+fn fail_job_1_by_stalling(d: &mut Twin) {
     d.add("add 1", 1);
     d.add("add 2", 2);
     for round in 1..=2 {
@@ -23,12 +23,12 @@ fn fail_job_1_by_stalling(d: &mut Duo) {
 
 #[test]
 fn a_job_failed_by_stalling_retried_completes_once() {
-    let mut d = Duo::new("retry-after-stalls", Opts::default());
+    let mut d = Twin::new("retry-after-stalls", Opts::default());
     fail_job_1_by_stalling(&mut d);
     d.snapshot("job 1 failed, job 2 completed");
     assert_eq!(d.retry("retry job 1", 1), None);
     let raw = d.snapshot("job 1 back in wait, its stall count kept");
-    let job = Duo::bull_job(&raw, 1);
+    let job = Twin::bull_job(&raw, 1);
     d.bull_only(
         "job 1's failedReason after retry",
         &job["failedReason"],
@@ -51,7 +51,7 @@ fn a_retry_after_remove_on_fail_finds_no_job() {
         remove_on_fail: true,
         ..Opts::default()
     };
-    let mut d = Duo::new("retry-removed", opts);
+    let mut d = Twin::new("retry-removed", opts);
     fail_job_1_by_stalling(&mut d);
     d.snapshot("job 1 failed and deleted");
     let said = d.retry("retry job 1 (deleted)", 1);
@@ -61,7 +61,7 @@ fn a_retry_after_remove_on_fail_finds_no_job() {
 
 #[test]
 fn a_retried_job_that_stalls_again_fails_at_once() {
-    let mut d = Duo::new("retry-stalls-again", Opts::default());
+    let mut d = Twin::new("retry-stalls-again", Opts::default());
     fail_job_1_by_stalling(&mut d);
     assert_eq!(d.retry("retry job 1", 1), None);
     // Its stall count (2) is kept: one more stall is past maxStalledCount at once.

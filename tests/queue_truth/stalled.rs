@@ -1,21 +1,21 @@
 //! Cases 2 and 3: a worker that takes a job and stops renewing its lock (killed), the
 //! stalled check, maxStalledCount, and a completion that comes after the lock was lost.
 
-use crate::harness::{job_id, Duo, Opts, LOCK_MS, STALLED_INTERVAL_MS};
+use crate::harness::{job_id, Opts, Twin, LOCK_MS, STALLED_INTERVAL_MS};
 
 /// Worker `w` takes the next job and lets its lock run out, with the stalled check
 /// running as BullMQ's timer would: once while the lock still holds (it notes the job as
 /// active), once after (the job has stalled). BullMQ runs the check at most once per
 /// `stalledInterval` (a sooner call is a no-op), so a round starts once the last check's
 /// marker has expired.
-pub fn stall(d: &mut Duo, round: &str, w: u8) -> Vec<String> {
+pub fn stall(d: &mut Twin, round: &str, w: u8) -> Vec<String> {
     stall_until_expired(d, round, w);
     d.stall_check(&format!("{round}: stalled check, lock ran out"))
 }
 
 /// `stall` up to the lock running out, before the check that would notice. Both waits
-/// end when Redis has let the key go (`Duo::wait_gone`), not after a guessed time.
-fn stall_until_expired(d: &mut Duo, round: &str, w: u8) -> Vec<String> {
+/// end when Redis has let the key go (`Twin::wait_gone`), not after a guessed time.
+fn stall_until_expired(d: &mut Twin, round: &str, w: u8) -> Vec<String> {
     d.wait_gone(
         "the last stalled check's interval",
         "stalled-check",
@@ -40,7 +40,7 @@ fn stalls_then_fails(name: &'static str, max_stalled_count: u32) {
         max_stalled_count,
         ..Opts::default()
     };
-    let mut d = Duo::new(name, opts);
+    let mut d = Twin::new(name, opts);
     d.add("add 1", 1);
     d.add("add 2", 2);
     for round in 1..=max_stalled_count {
@@ -53,13 +53,13 @@ fn stalls_then_fails(name: &'static str, max_stalled_count: u32) {
     let raw = d.snapshot(&format!("{over}: past maxStalledCount"));
     d.bull_only(
         "job 1's failedReason",
-        &Duo::bull_job(&raw, 1)["failedReason"],
+        &Twin::bull_job(&raw, 1)["failedReason"],
         "",
     );
     // A worker's next fetch: job 1 is failed on pickup, the worker gets job 2.
     assert_eq!(d.take("w2 fetches", 2), Some("2".into()));
     let raw = d.snapshot("after w2's fetch");
-    let job = Duo::bull_job(&raw, 1);
+    let job = Twin::bull_job(&raw, 1);
     d.bull_only("job 1's failedReason", &job["failedReason"], "");
     d.bull_only("job 1's attemptsMade", &job["attemptsMade"], "");
     assert_eq!(
@@ -80,7 +80,7 @@ fn killed_worker_raised_max_stalled_count() {
 
 #[test]
 fn late_completion_after_the_lock_was_lost() {
-    let mut d = Duo::new("late-completion", Opts::default());
+    let mut d = Twin::new("late-completion", Opts::default());
     d.add("add 1", 1);
     d.add("add 2", 2);
     // Lost lock, job moved back to wait: the late ack is refused.

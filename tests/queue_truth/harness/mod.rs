@@ -1,5 +1,5 @@
 //! The queue truth suite's harness: real BullMQ (`bull`, through `harness.js`), Redis
-//! servers of the test's own (`redis`), and the fixture `Duo`, which applies every step to
+//! servers of the test's own (`redis`), and the fixture `Twin`, which applies every step to
 //! BullMQ and to the model's `outbox_model::queue::Queue`, prints both answers on one line
 //! and insists they agree.
 
@@ -21,11 +21,11 @@ use std::time::{Duration, Instant};
 /// steps between taking a job and finishing it must fit in the lock on a loaded machine:
 /// at 200 ms a busy 2-core machine (compiles beside the suite) let a lock run out
 /// between "take" and "complete" and the two sides parted. A lock meant to run out is
-/// waited for (`Duo::wait_gone`), not slept past.
+/// waited for (`Twin::wait_gone`), not slept past.
 pub const LOCK_MS: u64 = 1_000;
 pub const STALLED_INTERVAL_MS: u64 = 100;
 
-/// How long `Duo::wait_gone` waits for a key that should expire within `LOCK_MS`:
+/// How long `Twin::wait_gone` waits for a key that should expire within `LOCK_MS`:
 /// generous, for a loaded machine.
 pub const GONE_WITHIN: Duration = Duration::from_secs(30);
 
@@ -146,7 +146,7 @@ fn state_name(s: JobState) -> &'static str {
 }
 
 /// One scenario: a queue in BullMQ and the model's queue, the model's clock in ms.
-pub struct Duo {
+pub struct Twin {
     pub bull: Bull,
     pub m: Queue,
     name: &'static str,
@@ -159,14 +159,14 @@ pub struct Duo {
     lines: std::cell::RefCell<Vec<String>>,
 }
 
-impl Duo {
+impl Twin {
     /// A fresh queue named after the scenario on the shared Redis.
-    pub fn new(name: &'static str, opts: Opts) -> Duo {
-        Duo::on(name, &shared_url(), opts)
+    pub fn new(name: &'static str, opts: Opts) -> Twin {
+        Twin::on(name, &shared_url(), opts)
     }
 
     /// A fresh queue on the Redis at `url`.
-    pub fn on(name: &'static str, url: &str, opts: Opts) -> Duo {
+    pub fn on(name: &'static str, url: &str, opts: Opts) -> Twin {
         let mut bull = Bull::start();
         bull.call(
             "open",
@@ -192,7 +192,7 @@ impl Duo {
             lock_duration_ticks: LOCK_MS,
             stalled_interval_ticks: STALLED_INTERVAL_MS,
         });
-        Duo {
+        Twin {
             bull,
             m,
             name,
@@ -518,7 +518,7 @@ impl Duo {
     }
 }
 
-impl Drop for Duo {
+impl Drop for Twin {
     fn drop(&mut self) {
         let mut table = self.lines.take().join("\n");
         table.push('\n');

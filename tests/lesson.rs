@@ -392,6 +392,12 @@ async fn play_alone_reaches_only_the_measurement_steps() {
         let mut reached_ids = Vec::new();
         for st in STEPS {
             goto_step(&client, st.id).await?;
+            // A measurement step says so; no other step does (#41).
+            let says = client
+                .find(Locator::Css(&css("lesson-measurement")))
+                .await
+                .is_ok();
+            assert_eq!(says, st.measurement, "{}: the measurement line", st.id);
             set_value(&client, "speed", "7").await?;
             click(&client, "play").await?;
             if st.predict.is_some() {

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use outbox_model::lesson::STEPS;
 
 use crate::i18n::lesson_words::step_words;
-use crate::i18n::{use_i18n, Key};
+use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::use_lesson;
 use crate::lesson::guided_step::step_actions::StepActions;
 use crate::lesson::guided_step::step_nav::StepNav;
@@ -66,6 +66,11 @@ pub fn GuidedStep() -> impl IntoView {
                         {move || if lesson.course.reached.get() { i18n.t(Key::GoalReached) } else { i18n.t(Key::GoalNotYet) }}
                     </strong>
                 </p>
+                // #41: a measurement step says so (▶ alone reaches it); every other step
+                // needs an act of the learner, and its goal says which.
+                <Show when=move || STEPS[lesson.course.step.get()].measurement>
+                    <p class="lesson__measurement" data-testid="lesson-measurement">{tr(Key::StepIsMeasurement)}</p>
+                </Show>
                 <WhatHappened/>
                 <WhyQuestion/>
                 <Predict/>

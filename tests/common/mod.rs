@@ -437,3 +437,13 @@ pub async fn wait_attr(
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// The number a counter or a table's count shows, from its digits (u64::MAX when it shows
+/// none, so a comparison fails loudly).
+pub fn number(text: &str) -> u64 {
+    text.chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap_or(u64::MAX)
+}

@@ -101,14 +101,6 @@ async fn answers_and_reset_have_keys() {
     .await;
 }
 
-fn number(text: &str) -> u64 {
-    text.chars()
-        .filter(char::is_ascii_digit)
-        .collect::<String>()
-        .parse()
-        .unwrap_or(u64::MAX)
-}
-
 /// After a run the card says what happened in the cards' words; the LOST counter opens the
 /// lost event's life; the kill stays pinned in the log; the app role's 42501 is on its
 /// card with the statement; the CDC step's counts add up and say why the column is empty.

@@ -16,14 +16,6 @@ async fn press_focused(client: &Client, key: &str) -> TestResult {
     Ok(())
 }
 
-fn number(text: &str) -> u64 {
-    text.chars()
-        .filter(char::is_ascii_digit)
-        .collect::<String>()
-        .parse()
-        .unwrap_or(u64::MAX)
-}
-
 /// Arm first, then choose "every time": the armed ☠ follows the new rule, so every one of
 /// the ten requests dies after COMMIT, before queue.add (on main it killed once: LOST 1).
 /// A preset's standing rule shows as it is (the canon's `i % 10 == 3`, not "next time").

@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use crate::app::door_view::door_view;
 use crate::app::lazy;
 use crate::browser::build_in_turns::use_turns;
+use crate::browser::first_touch::use_first_touch;
 use crate::browser::page_built::announce_built;
 use crate::browser::url::{set_url_param, url_param};
 use crate::i18n::{tr, Key};
@@ -55,7 +56,10 @@ fn follow_history(tab: RwSignal<&'static str>) {
 pub fn DetailsTabs() -> impl IntoView {
     let tab = RwSignal::new(tab_from(url_param("tab").as_deref()));
     follow_history(tab);
+    // The panels' code is fetched once the user shows up (or a link names a tab).
+    let awake = use_first_touch(url_param("tab").is_some());
     let choose = move |name: &'static str| {
+        awake.set(true);
         if tab.get_untracked() != name {
             tab.set(name);
             // Embedded (#45), a tab is not the platform's Back button's: replaced.
@@ -96,7 +100,7 @@ pub fn DetailsTabs() -> impl IntoView {
                 data-testid=format!("details-panel-{name}")
                 hidden=move || tab.get() != name
             >
-                {move || built.get().then(|| body(tab))}
+                {move || (awake.get() && built.get()).then(|| body(tab))}
             </div>
         }
     };

@@ -8,6 +8,7 @@
 pub mod broadcast;
 pub mod build_in_turns;
 pub mod file;
+pub mod first_touch;
 pub mod frame_loop;
 pub mod keys;
 pub mod languages;

@@ -197,8 +197,12 @@ pub async fn text_of(client: &Client, testid: &str) -> Result<String, fantoccini
 }
 
 pub async fn click(client: &Client, testid: &str) -> TestResult {
+    // Panels whose code loads on use (the lesson's side tabs, the details tabs) draw a
+    // moment after their tab is chosen: wait for the element rather than fail at once.
     client
-        .find(Locator::Css(&css(testid)))
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(&css(testid)))
         .await?
         .click()
         .await?;
@@ -214,6 +218,18 @@ pub async fn open(client: &Client, url: &str) -> TestResult {
         .wait()
         .at_most(Duration::from_secs(30))
         .for_element(Locator::Css(&css("details")))
+        .await?;
+    // The details' panels load once the user shows up (src/browser/first_touch.rs): a
+    // scroll says so, and the tests start from the page a reader has in front of them.
+    client
+        .execute("window.dispatchEvent(new Event('scroll'))", vec![])
+        .await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css(
+            "[data-testid=details-panel-faults] > :not(.door__loading)",
+        ))
         .await?;
     Ok(())
 }

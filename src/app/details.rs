@@ -59,7 +59,9 @@ pub fn DetailsTabs() -> impl IntoView {
     // The panels' code is fetched once the user shows up (or a link names a tab).
     let awake = use_first_touch(url_param("tab").is_some());
     let choose = move |name: &'static str| {
-        awake.set(true);
+        if !awake.get_untracked() {
+            awake.set(true);
+        }
         if tab.get_untracked() != name {
             tab.set(name);
             // Embedded (#45), a tab is not the platform's Back button's: replaced.
@@ -91,6 +93,8 @@ pub fn DetailsTabs() -> impl IntoView {
     let built = build_order(tab.get_untracked());
     let panel = move |name: &'static str, body: fn(RwSignal<&'static str>) -> AnyView| {
         let built = built(name, tab);
+        // A memo: the panel is drawn once, when both first hold, not again at every wake.
+        let shown = Memo::new(move |_| awake.get() && built.get());
         view! {
             <div
                 role="tabpanel"
@@ -100,7 +104,7 @@ pub fn DetailsTabs() -> impl IntoView {
                 data-testid=format!("details-panel-{name}")
                 hidden=move || tab.get() != name
             >
-                {move || (awake.get() && built.get()).then(|| body(tab))}
+                {move || shown.get().then(|| body(tab))}
             </div>
         }
     };

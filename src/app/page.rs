@@ -97,7 +97,9 @@ pub fn Playground() -> impl IntoView {
                     <Pipeline/>
                 </Show>
             </div>
-            <aside class="stage-side" aria-labelledby="course-heading">
+            // Until the pipeline is in, a phone (where the lesson comes after the stage)
+            // keeps the lesson out, so the pipeline's arrival shifts nothing on screen.
+            <aside class="stage-side" class:stage-side--later=move || built.get() < 2 aria-labelledby="course-heading">
                 <LessonPanel
                     workshop_open=Signal::derive(move || lesson.workshop.open.with(Option::is_some))
                     workshop_card=|| door_view(lazy::workshop_step)

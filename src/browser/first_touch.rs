@@ -18,8 +18,12 @@ pub fn use_first_touch(already: bool) -> RwSignal<bool> {
     if already {
         return awake;
     }
+    // Only the first sign counts: setting it again would wake every reader again (a
+    // panel drawn from it would be drawn anew, its elements replaced).
     let wake = move || {
-        let _ = awake.try_set(true);
+        if awake.try_get_untracked() == Some(false) {
+            let _ = awake.try_set(true);
+        }
     };
     let handles = [
         window_event_listener(leptos::ev::pointerdown, move |_| wake()),

@@ -265,6 +265,12 @@ async fn a_scorm_runtime_records_the_course_and_a_second_launch_resumes() {
             assert!(class.contains("lesson__nav-item--done"), "{}: {class}", st.id);
         }
         click(&client, "tab-quiz").await?;
+        // The quiz tab's code loads on use (a door): wait for its score line.
+        client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(&css("quiz-score")))
+            .await?;
         assert!(text_of(&client, "quiz-score").await?.starts_with("3 "), "the quiz's first answers came back");
         client.enter_parent_frame().await?;
         let r = wait_js(&client, "const r = record(); return r.commits > 0 && r", 10).await?;

@@ -463,3 +463,13 @@ pub fn number(text: &str) -> u64 {
         .parse()
         .unwrap_or(u64::MAX)
 }
+
+/// The page in English at the lesson's first step, the API armed to die after COMMIT and
+/// before queue.add, the run played to its end (#42's tests start from it).
+pub async fn lose_dual_run_in_english(client: &Client, page: &str) -> TestResult {
+    open(client, &format!("{}/?lang=en", page.trim_end_matches('/'))).await?;
+    click(client, "lesson-nav-lose-dual").await?;
+    wait_attr(client, "lesson-step", "data-step", "lose-dual", 10).await?;
+    click(client, "arm-api-queue_add").await?;
+    run_to_end(client).await
+}

@@ -109,11 +109,7 @@ async fn a_run_says_what_just_happened() {
     use outbox_playground::i18n::words::{class_name, step_name};
     let (client, page) = session(1920, 1080).await;
     with_session(client, |client| async move {
-        open(&client, &format!("{}/?lang=en", page.trim_end_matches('/'))).await?;
-        click(&client, "lesson-nav-lose-dual").await?;
-        wait_attr(&client, "lesson-step", "data-step", "lose-dual", 10).await?;
-        click(&client, "arm-api-queue_add").await?;
-        run_to_end(&client).await?;
+        lose_dual_run_in_english(&client, &page).await?;
         let said = text_of(&client, "what-happened").await?;
         let queue_add = step_name(Lang::En, outbox_model::Step::QueueAdd);
         assert!(said.contains('☠') && said.contains(&queue_add), "{said}");

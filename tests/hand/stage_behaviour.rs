@@ -164,11 +164,7 @@ async fn the_builder_speaks_a_learners_words() {
     use outbox_playground::i18n::{t, Key, Lang};
     let (client, page) = session(1920, 1080).await;
     with_session(client, |client| async move {
-        open(&client, &format!("{}/?lang=en", page.trim_end_matches('/'))).await?;
-        click(&client, "lesson-nav-lose-dual").await?;
-        wait_attr(&client, "lesson-step", "data-step", "lose-dual", 10).await?;
-        click(&client, "arm-api-queue_add").await?;
-        run_to_end(&client).await?;
+        lose_dual_run_in_english(&client, &page).await?;
         open_tab(&client, "builder").await?;
         reveal(&client, "builder-title").await?;
         let start = text_of(&client, "builder-start").await?;

@@ -6,7 +6,7 @@
 
 use crate::ids::EventId;
 use crate::view::{event_trouble, Trouble};
-use crate::world::{step_before, step_sql, Note, World};
+use crate::world::{step_before, step_sql, Cause, Note, World};
 use crate::Step;
 use serde::Serialize;
 
@@ -126,4 +126,63 @@ pub fn pinned_facts(w: &World) -> Happened {
         }
     }
     h
+}
+
+/// The blow behind an event's trouble (#42): the kill or fault that made it lost or
+/// aborted (its fate's cause), else the first blow that touched it (a duplicate's kill),
+/// with the tick it struck at. From the world's cause records (history only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Struck {
+    pub event: EventId,
+    pub cause: Cause,
+    pub tick: u64,
+}
+
+/// The blow behind event `e`'s trouble, if the records hold one.
+pub fn struck(w: &World, e: EventId) -> Option<Struck> {
+    let causes = w.causes();
+    let fate = causes
+        .fates
+        .iter()
+        .rev()
+        .find(|&&(ev, _, c, _)| ev == e && c.is_blow())
+        .map(|&(_, _, cause, tick)| (cause, tick));
+    let blow = || {
+        causes
+            .blows
+            .iter()
+            .find(|b| b.event == e)
+            .map(|b| (b.cause, b.tick))
+    };
+    fate.or_else(blow).map(|(cause, tick)| Struck {
+        event: e,
+        cause,
+        tick,
+    })
+}
+
+/// The blow a run's story names (#42): behind the first lost, phantom or duplicated event;
+/// else the first blow recorded (an aborted event's kill, a redelivery's).
+pub fn behind(w: &World, h: &Happened) -> Option<Struck> {
+    let troubled = h
+        .lost
+        .iter()
+        .chain(&h.phantoms)
+        .chain(&h.duplicates)
+        .find_map(|&e| struck(w, e));
+    troubled.or_else(|| {
+        let causes = w.causes();
+        let fate = causes
+            .fates
+            .iter()
+            .find(|f| f.2.is_blow())
+            .map(|&(event, _, cause, tick)| Struck { event, cause, tick });
+        fate.or_else(|| {
+            causes.blows.first().map(|b| Struck {
+                event: b.event,
+                cause: b.cause,
+                tick: b.tick,
+            })
+        })
+    })
 }

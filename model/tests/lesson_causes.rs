@@ -436,7 +436,7 @@ fn the_cause_decides_lose_dual() {
     assert!(!lesson::reached(Goal::LoseAnEvent, &before));
     // The record says why: the loss, with its cause.
     let causes = after.causes();
-    assert!(causes.fates.iter().any(|(_, f, c)| {
+    assert!(causes.fates.iter().any(|(_, f, c, _)| {
         *f == outbox_model::world::Fate::Lost
             && *c
                 == outbox_model::world::Cause::Kill {

@@ -12,6 +12,8 @@ pub struct StepWords {
     pub goal: Key,
     pub hint: Key,
     pub notes: Key,
+    /// What a run that reached the goal did, in the step's words (#42).
+    pub happened: Key,
 }
 
 /// The texts of the step with this id. A table (one entry a step): longer than 70 lines
@@ -25,6 +27,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LLoseDualGoal,
             hint: Key::LLoseDualHint,
             notes: Key::LLoseDualNotes,
+            happened: Key::LLoseDualHappened,
         },
         "queue-first" => StepWords {
             title: Key::LQueueFirstTitle,
@@ -32,6 +35,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LQueueFirstGoal,
             hint: Key::LQueueFirstHint,
             notes: Key::LQueueFirstNotes,
+            happened: Key::LQueueFirstHappened,
         },
         "canon-dual" => StepWords {
             title: Key::LCanonDualTitle,
@@ -39,6 +43,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LCanonDualGoal,
             hint: Key::LCanonDualHint,
             notes: Key::LCanonDualNotes,
+            happened: Key::LCanonDualHappened,
         },
         "canon-outbox" => StepWords {
             title: Key::LCanonOutboxTitle,
@@ -46,6 +51,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LCanonOutboxGoal,
             hint: Key::LCanonOutboxHint,
             notes: Key::LCanonOutboxNotes,
+            happened: Key::LCanonOutboxHappened,
         },
         "outbox-try" => StepWords {
             title: Key::LOutboxTryTitle,
@@ -53,6 +59,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LOutboxTryGoal,
             hint: Key::LOutboxTryHint,
             notes: Key::LOutboxTryNotes,
+            happened: Key::LOutboxTryHappened,
         },
         "pool" => StepWords {
             title: Key::LPoolTitle,
@@ -60,6 +67,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LPoolGoal,
             hint: Key::LPoolHint,
             notes: Key::LPoolNotes,
+            happened: Key::LPoolHappened,
         },
         "rollback" => StepWords {
             title: Key::LRollbackTitle,
@@ -67,6 +75,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LRollbackGoal,
             hint: Key::LRollbackHint,
             notes: Key::LRollbackNotes,
+            happened: Key::LRollbackHappened,
         },
         "app-role" => StepWords {
             title: Key::LAppRoleTitle,
@@ -74,6 +83,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LAppRoleGoal,
             hint: Key::LAppRoleHint,
             notes: Key::LAppRoleNotes,
+            happened: Key::LAppRoleHappened,
         },
         "relay-twice" => StepWords {
             title: Key::LRelayTwiceTitle,
@@ -81,6 +91,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LRelayTwiceGoal,
             hint: Key::LRelayTwiceHint,
             notes: Key::LRelayTwiceNotes,
+            happened: Key::LRelayTwiceHappened,
         },
         "two-relays" => StepWords {
             title: Key::LTwoRelaysTitle,
@@ -88,6 +99,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LTwoRelaysGoal,
             hint: Key::LTwoRelaysHint,
             notes: Key::LTwoRelaysNotes,
+            happened: Key::LTwoRelaysHappened,
         },
         "no-skip-locked" => StepWords {
             title: Key::LNoSkipTitle,
@@ -95,6 +107,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LNoSkipGoal,
             hint: Key::LNoSkipHint,
             notes: Key::LNoSkipNotes,
+            happened: Key::LNoSkipHappened,
         },
         "why-inside" => StepWords {
             title: Key::LWhyInsideTitle,
@@ -102,6 +115,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LWhyInsideGoal,
             hint: Key::LWhyInsideHint,
             notes: Key::LWhyInsideNotes,
+            happened: Key::LWhyInsideHappened,
         },
         "cdc" => StepWords {
             title: Key::LCdcTitle,
@@ -109,6 +123,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LCdcGoal,
             hint: Key::LCdcHint,
             notes: Key::LCdcNotes,
+            happened: Key::LCdcHappened,
         },
         "cleanup" => StepWords {
             title: Key::LCleanupTitle,
@@ -116,6 +131,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LCleanupGoal,
             hint: Key::LCleanupHint,
             notes: Key::LCleanupNotes,
+            happened: Key::LCleanupHappened,
         },
         "at-most-once" => StepWords {
             title: Key::LAtMostTitle,
@@ -123,6 +139,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LAtMostGoal,
             hint: Key::LAtMostHint,
             notes: Key::LAtMostNotes,
+            happened: Key::LAtMostHappened,
         },
         "at-least-once" => StepWords {
             title: Key::LAtLeastTitle,
@@ -130,6 +147,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LAtLeastGoal,
             hint: Key::LAtLeastHint,
             notes: Key::LAtLeastNotes,
+            happened: Key::LAtLeastHappened,
         },
         "effectively-once" => StepWords {
             title: Key::LEffectivelyTitle,
@@ -137,6 +155,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LEffectivelyGoal,
             hint: Key::LEffectivelyHint,
             notes: Key::LEffectivelyNotes,
+            happened: Key::LEffectivelyHappened,
         },
         "inbox-three" => StepWords {
             title: Key::LInboxThreeTitle,
@@ -144,6 +163,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LInboxThreeGoal,
             hint: Key::LInboxThreeHint,
             notes: Key::LInboxThreeNotes,
+            happened: Key::LInboxThreeHappened,
         },
         "inbox-own-tx" => StepWords {
             title: Key::LInboxOwnTxTitle,
@@ -151,6 +171,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LInboxOwnTxGoal,
             hint: Key::LInboxOwnTxHint,
             notes: Key::LInboxOwnTxNotes,
+            happened: Key::LInboxOwnTxHappened,
         },
         _ => return None,
     })

@@ -76,17 +76,22 @@ pub fn step_name(lang: Lang, step: Step) -> String {
 /// A kill in words: "☠ API was killed after COMMIT, before queue.add — 1×, first at tick
 /// 12" (#42: the lesson's "what just happened" and the log's pinned lines).
 pub fn kill_fact_text(lang: Lang, k: &outbox_model::happened::KillFact) -> String {
-    let place = match k.prev {
-        Some(p) => t(lang, Key::HappenedAfter)
-            .replace("{prev}", &step_name(lang, p))
-            .replace("{step}", &step_name(lang, k.step)),
-        None => t(lang, Key::HappenedBefore).replace("{step}", &step_name(lang, k.step)),
-    };
+    let place = kill_place(lang, k);
     t(lang, Key::HappenedKill)
         .replace("{proc}", &proc_name(lang, &k.process))
         .replace("{where}", &place)
         .replace("{times}", &k.times.to_string())
         .replace("{tick}", &k.tick.to_string())
+}
+
+/// Where a kill struck, in the cards' words: "after COMMIT, before queue.add".
+pub fn kill_place(lang: Lang, k: &outbox_model::happened::KillFact) -> String {
+    match k.prev {
+        Some(p) => t(lang, Key::HappenedAfter)
+            .replace("{prev}", &step_name(lang, p))
+            .replace("{step}", &step_name(lang, k.step)),
+        None => t(lang, Key::HappenedBefore).replace("{step}", &step_name(lang, k.step)),
+    }
 }
 
 /// A failed statement in words, with its SQLSTATE and its text.

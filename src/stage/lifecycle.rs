@@ -5,12 +5,15 @@
 //! language.
 
 use leptos::prelude::*;
+use outbox_model::happened::{pinned_facts, struck};
 use outbox_model::view;
+use outbox_model::world::{Cause, World};
 use outbox_model::{Action, Class, EventId};
 
 use crate::ctl::{use_ctl, Ctl};
-use crate::i18n::words::{class_name, job_state_name, note_text, proc_name};
+use crate::i18n::words::{class_name, job_state_name, kill_place, note_text, proc_name};
 use crate::i18n::{t, tr, use_i18n, I18n, Key, Lang};
+use crate::stage::trouble_list::TroubledEvents;
 
 /// The outbox row's facts, joined into one line.
 fn outbox_text(i18n: I18n, lang: Lang, r: &view::OutboxView) -> String {
@@ -47,8 +50,30 @@ fn retry_button(ctl: Ctl, lang: Lang, l: &view::LifecycleView) -> Option<impl In
     })
 }
 
+/// The kill behind event `e`'s trouble, in the cards' words, and its tick (#42): from the
+/// world's cause records; the process named as the pinned kill at that step names it.
+fn blow_of(w: &World, lang: Lang, e: EventId) -> Option<(String, u64)> {
+    let s = struck(w, e)?;
+    let Cause::Kill { step, .. } = s.cause else {
+        return None;
+    };
+    let facts = pinned_facts(w);
+    let k = facts.kills.iter().find(|k| k.step == step)?;
+    let kill = format!(
+        "☠ {} ({})",
+        proc_name(lang, &k.process),
+        kill_place(lang, k)
+    );
+    Some((kill, s.tick))
+}
+
 /// A known event's facts and the log entries that name it.
-fn life_facts(i18n: I18n, lang: Lang, l: view::LifecycleView) -> AnyView {
+fn life_facts(
+    i18n: I18n,
+    lang: Lang,
+    l: view::LifecycleView,
+    blow: Option<(String, u64)>,
+) -> AnyView {
     let yes_no = move |b: bool| if b { i18n.t(Key::Yes) } else { i18n.t(Key::No) };
     let outbox = l.outbox.as_ref().map(|r| outbox_text(i18n, lang, r));
     let jobs = l
@@ -74,10 +99,19 @@ fn life_facts(i18n: I18n, lang: Lang, l: view::LifecycleView) -> AnyView {
         .collect::<Vec<_>>();
     let lost = l.class == Class::Lost;
     let retry = retry_button(use_ctl(), lang, &l);
+    let blow = blow.map(|(kill, tick)| {
+        view! {
+            <dt>{i18n.t(Key::LifeKill)}</dt>
+            <dd data-testid="life-kill" data-tick=tick.to_string()>
+                {i18n.t(Key::LifeKillAt).replace("{kill}", &kill).replace("{tick}", &tick.to_string())}
+            </dd>
+        }
+    });
     view! {
         <dl class="life__facts" data-testid="lifecycle">
             <dt>{i18n.t(Key::LifeClass)}</dt>
             <dd class:life__lost=lost data-testid="life-class">{class_name(lang, l.class)}</dd>
+            {blow}
             <dt>{i18n.t(Key::LifeTask)}</dt>
             <dd>{yes_no(l.task_committed)}</dd>
             <dt>{i18n.t(Key::LifeOutbox)}</dt>
@@ -101,15 +135,16 @@ pub fn Lifecycle() -> impl IntoView {
     let i18n = use_i18n();
     let life = move || {
         ctl.history_beat.track();
-        let e = ctl.selected_event.get()?;
-        Some(ctl.with_world(|w| view::lifecycle(w, EventId(e))))
+        let e = EventId(ctl.selected_event.get()?);
+        let lang = i18n.lang();
+        Some(ctl.with_world(|w| view::lifecycle(w, e).map(|l| (l, blow_of(w, lang, e)))))
     };
     let body = move || {
         let lang = i18n.lang();
         match life() {
             None => view! { <p class="panel__intro">{i18n.t(Key::LifecycleHint)}</p> }.into_any(),
             Some(None) => view! { <p class="panel__intro" data-testid="life-unknown">{i18n.t(Key::LifecycleUnknown)}</p> }.into_any(),
-            Some(Some(l)) => life_facts(i18n, lang, l),
+            Some(Some((l, blow))) => life_facts(i18n, lang, l, blow),
         }
     };
     view! {
@@ -128,6 +163,7 @@ pub fn Lifecycle() -> impl IntoView {
                     on:change=move |ev| ctl.selected_event.set(event_target_value(&ev).trim().parse::<u32>().ok())
                 />
             </label>
+            <TroubledEvents/>
             {body}
         </section>
     }

@@ -17,4 +17,5 @@ pub mod pipeline;
 pub mod sequence;
 pub mod settings;
 pub mod sql_panel;
+pub mod trouble_list;
 pub mod warm_up;

@@ -65,6 +65,8 @@ pub struct Blow {
     pub adds: u16,
     pub deliveries: u16,
     pub effects: u16,
+    /// The tick the blow struck at (#42: the event's life names the kill's tick).
+    pub tick: u64,
 }
 
 /// The most fates and blows kept (as the kill list's cap).
@@ -74,8 +76,8 @@ pub const MAX_CAUSES: usize = 10_000;
 pub struct Causes {
     /// What is happening now.
     pub now: Cause,
-    /// Every change of an event's class to lost or aborted, with its cause.
-    pub fates: Vec<(EventId, Fate, Cause)>,
+    /// Every change of an event's class to lost or aborted, with its cause and the tick.
+    pub fates: Vec<(EventId, Fate, Cause, u64)>,
     /// Every blow, in order.
     pub blows: Vec<Blow>,
 }
@@ -126,6 +128,7 @@ impl World {
             return;
         };
         let now = self.causes.now;
+        let tick = self.tick;
         let fate = match c {
             Some(Class::Lost) if life.class != Class::Lost => Some(Fate::Lost),
             Some(Class::Aborted) if life.class != Class::Aborted => Some(Fate::Aborted),
@@ -137,10 +140,11 @@ impl World {
             adds: life.adds,
             deliveries: life.deliveries,
             effects: life.effects,
+            tick,
         });
         let causes = &mut self.causes;
         if let Some(f) = fate.filter(|_| causes.fates.len() < MAX_CAUSES) {
-            causes.fates.push((e, f, now));
+            causes.fates.push((e, f, now, tick));
         }
         if let Some(b) = blow.filter(|_| causes.blows.len() < MAX_CAUSES) {
             causes.blows.push(b);
@@ -150,7 +154,7 @@ impl World {
     /// Whether an event is now `fate` (lost; aborted, or a phantom: aborted with a job)
     /// and got there by a cause `matches` accepts.
     pub fn fate_by(&self, fate: Fate, phantom: bool, matches: impl Fn(Cause) -> bool) -> bool {
-        self.causes.fates.iter().any(|&(e, f, c)| {
+        self.causes.fates.iter().any(|&(e, f, c, _)| {
             f == fate
                 && matches(c)
                 && self.auditor.life(e).is_some_and(|l| {

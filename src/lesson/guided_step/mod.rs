@@ -2,6 +2,7 @@
 //! its goal with the model's verdict, a hint, "show me", the variants it offers, and the
 //! guess it asks for before a kill.
 
+pub mod hint_target;
 pub mod step_actions;
 pub mod step_nav;
 pub mod step_variants;
@@ -14,6 +15,7 @@ use outbox_model::lesson::STEPS;
 use crate::i18n::lesson_words::step_words;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::use_lesson;
+use crate::lesson::guided_step::hint_target::follow_hint;
 use crate::lesson::guided_step::step_actions::StepActions;
 use crate::lesson::guided_step::step_nav::StepNav;
 use crate::lesson::guided_step::step_variants::{variant_kills, StepVariants};
@@ -34,10 +36,12 @@ pub fn GuidedStep() -> impl IntoView {
     };
     // After a variant that armed its ☠, the hint must not ask for that ☠ again: pressing
     // it would disarm it (#42).
+    let variant = Signal::derive(move || {
+        !variant_kills(lesson.ctl, i18n, STEPS[lesson.course.step.get()].variants).is_empty()
+    });
+    follow_hint(lesson, variant);
     let hint = move || {
-        let variant =
-            !variant_kills(lesson.ctl, i18n, STEPS[lesson.course.step.get()].variants).is_empty();
-        i18n.t(if variant {
+        i18n.t(if variant.get() {
             Key::VariantHint
         } else {
             words().hint
@@ -77,7 +81,13 @@ pub fn GuidedStep() -> impl IntoView {
                 <StepVariants/>
                 <StepActions/>
                 <Show when=move || lesson.course.hint.get()>
-                    <p class="lesson__hint" data-testid="lesson-hint-text">{hint}</p>
+                    <div class="lesson__hint lesson__hint--float" data-testid="lesson-hint-box">
+                        <p data-testid="lesson-hint-text">{hint}</p>
+                        <button type="button" class="lesson__hint-close" data-testid="lesson-hint-close"
+                            on:click=move |_| lesson.course.hint.set(false)>
+                            {tr(Key::Dismiss)}
+                        </button>
+                    </div>
                 </Show>
             </article>
         </div>

@@ -6,6 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+#[path = "eye/lesson_eye.rs"]
+mod eye_behaviour;
 #[path = "hand/lesson_behaviour.rs"]
 mod hand_behaviour;
 

@@ -129,8 +129,9 @@ pub fn pinned_facts(w: &World) -> Happened {
 }
 
 /// The blow behind an event's trouble (#42): the kill or fault that made it lost or
-/// aborted (its fate's cause), else the first blow that touched it (a duplicate's kill),
-/// with the tick it struck at. From the world's cause records (history only).
+/// aborted (its fate's cause), else the blow that touched it (a duplicate's kill; a kill
+/// before an operator's act), with the tick it struck at. From the world's cause records
+/// (history only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Struck {
     pub event: EventId,
@@ -138,27 +139,34 @@ pub struct Struck {
     pub tick: u64,
 }
 
-/// The blow behind event `e`'s trouble, if the records hold one.
-pub fn struck(w: &World, e: EventId) -> Option<Struck> {
+/// The first record a kill made, else the first of all (an operator's act, a flush).
+fn kill_first(records: impl Iterator<Item = Struck> + Clone) -> Option<Struck> {
+    let mut all = records.clone();
+    let mut kills = records;
+    kills
+        .find(|s| matches!(s.cause, Cause::Kill { .. }))
+        .or_else(|| all.next())
+}
+
+/// The fates and blows recorded, as [`Struck`]s, fates first.
+fn records(w: &World) -> impl Iterator<Item = Struck> + Clone + '_ {
     let causes = w.causes();
-    let fate = causes
+    let fates = causes
         .fates
         .iter()
-        .rev()
-        .find(|&&(ev, _, c, _)| ev == e && c.is_blow())
-        .map(|&(_, _, cause, tick)| (cause, tick));
-    let blow = || {
-        causes
-            .blows
-            .iter()
-            .find(|b| b.event == e)
-            .map(|b| (b.cause, b.tick))
-    };
-    fate.or_else(blow).map(|(cause, tick)| Struck {
-        event: e,
-        cause,
-        tick,
-    })
+        .filter(|f| f.2.is_blow())
+        .map(|&(event, _, cause, tick)| Struck { event, cause, tick });
+    let blows = causes.blows.iter().map(|b| Struck {
+        event: b.event,
+        cause: b.cause,
+        tick: b.tick,
+    });
+    fates.chain(blows)
+}
+
+/// The blow behind event `e`'s trouble, if the records hold one.
+pub fn struck(w: &World, e: EventId) -> Option<Struck> {
+    kill_first(records(w).filter(move |s| s.event == e))
 }
 
 /// The blow a run's story names (#42): behind the first lost, phantom or duplicated event;
@@ -170,19 +178,5 @@ pub fn behind(w: &World, h: &Happened) -> Option<Struck> {
         .chain(&h.phantoms)
         .chain(&h.duplicates)
         .find_map(|&e| struck(w, e));
-    troubled.or_else(|| {
-        let causes = w.causes();
-        let fate = causes
-            .fates
-            .iter()
-            .find(|f| f.2.is_blow())
-            .map(|&(event, _, cause, tick)| Struck { event, cause, tick });
-        fate.or_else(|| {
-            causes.blows.first().map(|b| Struck {
-                event: b.event,
-                cause: b.cause,
-                tick: b.tick,
-            })
-        })
-    })
+    troubled.or_else(|| kill_first(records(w)))
 }

@@ -82,3 +82,23 @@ fn every_lost_event_of_many_kills_has_its_own_tick() {
     assert_eq!(ticks.len(), 10, "ten kills at ten ticks: {ticks:?}");
     assert_eq!(ticks[0], h.kills[0].tick);
 }
+
+#[test]
+fn each_killing_step_s_story_names_its_first_kill_s_tick() {
+    // The lesson's "what just happened" line names the blow behind the trouble and its
+    // tick; for these steps (one kill each in "show me") that is the kill line's tick.
+    for goal in [
+        Goal::LoseAnEvent,
+        Goal::PhantomEvent,
+        Goal::PoolLosesEvent,
+        Goal::RolledBackTogether,
+        Goal::RelaySendsTwice,
+        Goal::CdcSurvivesKill,
+    ] {
+        let w = solved(goal);
+        let h = happened(&w);
+        let s = behind(&w, &h).unwrap_or_else(|| panic!("{goal:?}: no blow recorded"));
+        assert!(matches!(s.cause, Cause::Kill { .. }), "{goal:?}: {s:?}");
+        assert_eq!(s.tick, h.kills[0].tick, "{goal:?}");
+    }
+}

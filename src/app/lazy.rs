@@ -154,3 +154,12 @@ door! {
         })
     }
 }
+
+door! {
+    /// "What just happened" in the lesson's card (#42), in the details' chunk: drawn only
+    /// once a run has finished, by which time that chunk is here.
+    details fn what_happened() -> AnyView {
+        use crate::lesson::guided_step::what_happened::WhatHappened;
+        Ok(view! { <WhatHappened/> }.into_any())
+    }
+}

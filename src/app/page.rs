@@ -16,6 +16,7 @@ use crate::ctl::startup::{listen_for_links, startup};
 use crate::ctl::{Ctl, DEFAULT_PRESET};
 use crate::i18n::{tr, use_i18n, Key};
 use crate::lesson::ctl::LessonCtl;
+use crate::lesson::guided_step::HappenedDoor;
 use crate::lesson::panel::LessonPanel;
 use crate::lesson::presenter;
 use crate::stage::controls::Controls;
@@ -46,6 +47,9 @@ pub fn Playground() -> impl IntoView {
     keyboard(ctl);
     let lesson = LessonCtl::new(ctl);
     provide_context(lesson);
+    provide_context(HappenedDoor(Callback::new(|()| {
+        door_view(lazy::what_happened).into_any()
+    })));
     presenter::keys(lesson);
     presenter::broadcast(lesson, i18n);
     if url_param("present").is_some() {

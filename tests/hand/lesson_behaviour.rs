@@ -110,6 +110,12 @@ async fn a_run_says_what_just_happened() {
     let (client, page) = session(1920, 1080).await;
     with_session(client, |client| async move {
         lose_dual_run_in_english(&client, &page).await?;
+        // Drawn through a door (the details' chunk) once the run has finished.
+        client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(fantoccini::Locator::Css(&css("what-happened")))
+            .await?;
         let said = text_of(&client, "what-happened").await?;
         let queue_add = step_name(Lang::En, outbox_model::Step::QueueAdd);
         assert!(said.contains('☠') && said.contains(&queue_add), "{said}");

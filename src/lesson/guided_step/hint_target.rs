@@ -22,10 +22,13 @@ fn named_arm(step: usize) -> Option<String> {
     actions.iter().find_map(|a| match a {
         // A step's test id is its name in the model's JSON (stage's `step_id`, which
         // the lesson may not import: it is a floor beside it).
-        Action::ArmKill { process, step, .. } => match serde_json::to_value(step).ok()? {
-            serde_json::Value::String(id) => Some(format!("[data-testid=\"arm-{process}-{id}\"]")),
-            _ => None,
-        },
+        Action::ArmKill { process, step, .. } => {
+            let id = serde_json::to_string(step).ok()?;
+            Some(format!(
+                "[data-testid=\"arm-{process}-{}\"]",
+                id.trim_matches('"')
+            ))
+        }
         _ => None,
     })
 }

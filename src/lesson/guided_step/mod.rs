@@ -19,9 +19,15 @@ use crate::lesson::guided_step::hint_target::follow_hint;
 use crate::lesson::guided_step::step_actions::StepActions;
 use crate::lesson::guided_step::step_nav::StepNav;
 use crate::lesson::guided_step::step_variants::{variant_kills, StepVariants};
-use crate::lesson::guided_step::what_happened::WhatHappened;
 use crate::lesson::guided_step::why_question::WhyQuestion;
 use crate::lesson::predict::Predict;
+
+/// "What just happened" (`what_happened::WhatHappened`), drawn through a door of
+/// `app/lazy.rs` (the details' chunk: it is needed only once a run has finished, and that
+/// chunk is fetched right after the first paint). `app/page.rs` provides it; without it
+/// (component tests) the card has no such lines.
+#[derive(Clone, Copy)]
+pub struct HappenedDoor(pub Callback<(), AnyView>);
 
 #[component]
 pub fn GuidedStep() -> impl IntoView {
@@ -40,6 +46,13 @@ pub fn GuidedStep() -> impl IntoView {
         !variant_kills(lesson.ctl, i18n, STEPS[lesson.course.step.get()].variants).is_empty()
     });
     follow_hint(lesson, variant);
+    let door = use_context::<HappenedDoor>();
+    // Through the door only once a run has finished: the chunk is not fetched for a
+    // page that never runs, nor re-mounted on every beat.
+    let finished = Memo::new(move |_| {
+        lesson.ctl.summary_beat.track();
+        lesson.ctl.finished()
+    });
     let hint = move || {
         i18n.t(if variant.get() {
             Key::VariantHint
@@ -75,7 +88,9 @@ pub fn GuidedStep() -> impl IntoView {
                 <Show when=move || STEPS[lesson.course.step.get()].measurement>
                     <p class="lesson__measurement" data-testid="lesson-measurement">{tr(Key::StepIsMeasurement)}</p>
                 </Show>
-                <WhatHappened/>
+                <Show when=move || finished.get() && door.is_some()>
+                    {move || door.map(|d| d.0.run(()))}
+                </Show>
                 <WhyQuestion/>
                 <Predict/>
                 <StepVariants/>

@@ -112,9 +112,19 @@ fn event_buttons(ctl: Ctl, i18n: I18n, h: &Happened) -> impl IntoView {
 const EVENTS_SHOWN: usize = 5;
 
 /// Scrolls the lesson's card (not the page) to "what just happened" when it is out of the
-/// card's view: beside the stage (desktop) or above it at a fixed height (tablet) the card
-/// scrolls inside, and moving the page would move the stage.
+/// card's view: on a tablet the card is above the stage at a fixed height and scrolls
+/// inside, and moving the page would move the stage.
 fn show_in_card() {
+    // Tablets only (40–80rem; CSS media queries count 16 px a rem): beside the stage the
+    // card keeps its goal in view, as the learner's first screen asks.
+    let width = window()
+        .inner_width()
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    if !(640.0..1280.0).contains(&width) {
+        return;
+    }
     let Some(el) = document()
         .query_selector("[data-testid=what-happened]")
         .ok()

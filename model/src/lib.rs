@@ -36,7 +36,7 @@ macro_rules! clone_reusing {
         impl $t {
             /// `clone_from` but for the fields its `then` method refills.
             #[inline(always)]
-            fn clone_fields_from(&mut self, source: &Self) {
+            pub(crate) fn clone_fields_from(&mut self, source: &Self) {
                 $(self.$f.clone_from(&source.$f);)*
                 $($(crate::Refill::refill(&mut self.$d, &source.$d);)*)?
             }

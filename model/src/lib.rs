@@ -142,7 +142,8 @@ pub mod world;
 
 pub use auditor::Class;
 pub use ids::{EventId, EventKind, ProcId};
-pub use scenario::{preset, presets, Scenario};
+pub use scenario::presets::{preset, presets};
+pub use scenario::Scenario;
 pub use world::{Action, CheckLevel, Counters, Step, World};
 
 /// Runs a scenario to its end and returns the world.

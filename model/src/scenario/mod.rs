@@ -6,12 +6,11 @@
 
 mod json_error;
 mod kill_rule;
-mod presets;
+pub mod presets;
 mod validate;
 
 pub(crate) use json_error::json_error_field;
-pub use kill_rule::KillRule;
-pub use presets::{preset, presets, CANON_KILL};
+pub use kill_rule::{KillRule, CANON_KILL};
 
 pub use crate::action::{Action, ProcKind, Step, When};
 use crate::db::LockMode;

@@ -36,7 +36,7 @@ macro_rules! clone_reusing {
         impl $t {
             /// `clone_from` but for the fields its `then` method refills.
             #[inline(always)]
-            fn clone_fields_from(&mut self, source: &Self) {
+            pub(crate) fn clone_fields_from(&mut self, source: &Self) {
                 $(self.$f.clone_from(&source.$f);)*
                 $($(crate::Refill::refill(&mut self.$d, &source.$d);)*)?
             }
@@ -142,7 +142,8 @@ pub mod world;
 
 pub use auditor::Class;
 pub use ids::{EventId, EventKind, ProcId};
-pub use scenario::{preset, presets, Scenario};
+pub use scenario::presets::{preset, presets};
+pub use scenario::Scenario;
 pub use world::{Action, CheckLevel, Counters, Step, World};
 
 /// Runs a scenario to its end and returns the world.

@@ -52,7 +52,8 @@ fn a_scenario_file_runs_and_a_bad_one_exits_2_naming_the_field() {
     let (code, out, err) = sim(&["run", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(out.is_empty());
-    assert!(err.contains("`relays`"), "{err}");
+    // The whole path (serde_path_to_error, #39).
+    assert!(err.contains("`config.relays`"), "{err}");
 
     let (code, _, err) = sim(&["run", "no-such-preset-or-file"]);
     assert_eq!(code, 2);

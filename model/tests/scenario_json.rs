@@ -5,14 +5,15 @@ use outbox_model::Scenario;
 #[test]
 fn unknown_field_is_named() {
     let e = Scenario::from_json(r#"{"name":"x","config":{"relayz":2}}"#).unwrap_err();
-    assert_eq!(e.field, "relayz");
+    // The whole path since #39 (serde_path_to_error), as `validate`'s refusals name theirs.
+    assert_eq!(e.field, "config.relayz");
 }
 
 #[test]
 fn wrong_type_names_the_key() {
     let e =
         Scenario::from_json("{\"name\":\"x\",\n\"workload\":{\"tasks\":\"many\"}}").unwrap_err();
-    assert_eq!(e.field, "tasks");
+    assert_eq!(e.field, "workload.tasks");
 }
 
 #[test]
@@ -167,26 +168,26 @@ fn minimal_scenario_uses_defaults() {
 /// Issue #26: inside a fault or an action (internally tagged, read whole before its
 /// fields), serde's error points after the object's last key: the message named `when`
 /// for a bad `step`, and `times` for a bad `event`. The field is now the key of the value
-/// the error names.
+/// the error names, after the path serde_path_to_error keeps to the object (#39).
 #[test]
 fn errors_inside_tagged_objects_name_their_own_field() {
     let cases = [
         (
             r#"{"name":"x","faults":[{"fault":"kill","process":"api","step":"nope","when":"always"}]}"#,
-            "step",
+            "faults[0].step",
         ),
         (
             r#"{"name":"x","faults":[{"fault":"fail_publish","event":"x","times":1}]}"#,
-            "event",
+            "faults[0].event",
         ),
         (
             r#"{"name":"x","faults":[{"fault":"fail_publish","event":-3,"times":1}]}"#,
-            "event",
+            "faults[0].event",
         ),
-        (r#"{"name":"x","workload":{"tasks":-1}}"#, "tasks"),
+        (r#"{"name":"x","workload":{"tasks":-1}}"#, "workload.tasks"),
         (
             r#"{"name":"x","config":{"relays":2,"relay":{"lock":"bad"}}}"#,
-            "lock",
+            "config.relay.lock",
         ),
         (r#"{"name": é}"#, "name"),
     ];

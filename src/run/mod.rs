@@ -2,4 +2,6 @@
 //! and checkpoints; [`link`] turns a run into a share link or saved JSON and back.
 
 pub mod link;
+mod record;
+mod sample;
 pub mod sim;

@@ -597,47 +597,13 @@ mod tests {
 
     /// Every other crate of the workspace: no two files import each other, no cycle
     /// between top-level modules. A binary's own folder (`bin/`) is a crate of its own.
-    /// The model's folders whose `mod.rs` still defines the core its children implement
-    /// (`World`, the explorer's `Trace`, the scenario's types): each such child and its
-    /// `mod.rs` import each other. Left from #39 (db/, lesson/, challenge/ and goal/ were
-    /// untangled); a ratchet: a pair that is gone must leave this list, and no new one
-    /// may come.
-    const PARENT_CORES_LEFT: [(&str, &str); 13] = [
-        ("explore/matrix.rs", "explore/mod.rs"),
-        ("explore/mod.rs", "explore/property.rs"),
-        ("explore/mod.rs", "explore/remote.rs"),
-        ("scenario/mod.rs", "scenario/presets.rs"),
-        ("world/cause.rs", "world/mod.rs"),
-        ("world/faults.rs", "world/mod.rs"),
-        ("world/gates.rs", "world/mod.rs"),
-        ("world/judge.rs", "world/mod.rs"),
-        ("world/log.rs", "world/mod.rs"),
-        ("world/mod.rs", "world/procs.rs"),
-        ("world/mod.rs", "world/relay.rs"),
-        ("world/mod.rs", "world/session.rs"),
-        ("world/mod.rs", "world/tally.rs"),
-    ];
-
+    /// (#39 ended the last pairs: world/, explore/ and scenario/presets.)
     #[test]
     fn the_other_crates_have_no_cycles() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let (files, bad) = other_crate_cycles(&root).expect("the crates' src/ read");
         assert!(files > 100, "only {files} files in the other crates");
-        let left = |line: &String| {
-            PARENT_CORES_LEFT.iter().any(|(a, b)| {
-                line.starts_with(&format!(
-                    "model/src/{a} and model/src/{b} import each other"
-                ))
-            })
-        };
-        let new: Vec<&String> = bad.iter().filter(|l| !left(l)).collect();
-        assert!(new.is_empty(), "cycles:\n{new:#?}");
-        for (a, b) in PARENT_CORES_LEFT {
-            let still = bad
-                .iter()
-                .any(|l| l.starts_with(&format!("model/src/{a} and model/src/{b}")));
-            assert!(still, "model/src/{a} and {b} no longer import each other: take them off PARENT_CORES_LEFT");
-        }
+        assert!(bad.is_empty(), "cycles:\n{bad:#?}");
     }
 
     #[test]

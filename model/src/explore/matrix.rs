@@ -1,10 +1,10 @@
 //! The crash-point matrix: for each design and each labelled step of each process, the
 //! worst outcome of killing that process exactly there, over every interleaving.
 
-use super::{
-    Bounds, Design, Explorer, Trace, OBS_DUP_DELIVERY, OBS_DUP_EFFECT, OBS_LOST, OBS_PHANTOM,
-    OBS_TERMINAL,
-};
+use super::choice::{OBS_DUP_DELIVERY, OBS_DUP_EFFECT, OBS_LOST, OBS_PHANTOM, OBS_TERMINAL};
+use super::design::{Bounds, Design};
+use super::explorer::Explorer;
+use super::trace::Trace;
 use crate::world::{program, ProcKind, Step};
 use serde::{Deserialize, Serialize};
 

@@ -2,11 +2,13 @@
 //! over the bounded space, and the report with the shortest counterexamples (rebuilt from
 //! the parent pointers the search keeps).
 
-use super::Bounds;
-use super::{
-    Choice, Explorer, Trace, FLAG_CUT, FLAG_SETTLED, FLAG_TERMINAL, NO_PARENT, OBS_CONSERVATION,
-    OBS_DUP_EFFECT, OBS_INVARIANTS, OBS_LOST, OBS_PHANTOM, OBS_RETRIED,
+use super::choice::{
+    Choice, FLAG_CUT, FLAG_SETTLED, FLAG_TERMINAL, NO_PARENT, OBS_CONSERVATION, OBS_DUP_EFFECT,
+    OBS_INVARIANTS, OBS_LOST, OBS_PHANTOM, OBS_RETRIED,
 };
+use super::design::Bounds;
+use super::explorer::Explorer;
+use super::trace::Trace;
 use crate::auditor::Class;
 use crate::scenario::Scenario;
 use crate::world::Action;
@@ -167,7 +169,7 @@ impl fmt::Display for Report {
             self.depth,
             schedules_text(self.schedules)
         )?;
-        let not_default: Vec<String> = super::departures(&self.scenario)
+        let not_default: Vec<String> = super::design::departures(&self.scenario)
             .iter()
             .map(|d| format!("{} {} (default {})", d.name, d.value, d.default))
             .collect();
@@ -320,4 +322,11 @@ impl Explorer {
             properties,
         }
     }
+}
+
+/// Runs the whole search.
+pub fn explore(scenario: &Scenario, bounds: &Bounds) -> Report {
+    let mut e = Explorer::new(scenario, bounds);
+    e.run();
+    e.report()
 }

@@ -10,9 +10,10 @@
 //! rest (`tests/explore.rs`). Clocks stay out: the worker times a search and says so in
 //! [`FromWorker::Done`].
 
-use super::{
-    crash_explorer, matrix_rows, Bounds, Cell, CellOutcome, Design, Explorer, Property, Verdict,
-};
+use super::design::{Bounds, Design};
+use super::explorer::Explorer;
+use super::matrix::{crash_explorer, matrix_rows, Cell, CellOutcome};
+use super::property::{Property, Verdict};
 
 /// One search: the whole bounded space of a design (the claims), or the crash-point
 /// matrix's cell at a row (an index into [`matrix_rows`]) and a design.

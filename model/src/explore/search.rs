@@ -2,12 +2,13 @@
 //! doc), the forced steps, the state key with relay symmetry, and the expansion of a
 //! state into its successors.
 
-use super::key_hash::KeyHash;
-use super::{
-    Choice, Explorer, FLAG_CUT, FLAG_SETTLED, FLAG_TERMINAL, KILL, OBS_CONSERVATION,
-    OBS_DUP_DELIVERY, OBS_DUP_EFFECT, OBS_INVARIANTS, OBS_LOST, OBS_PHANTOM, OBS_RETRIED,
-    OBS_TERMINAL, RESTART, STEP, TICK,
+use super::choice::{
+    Choice, FLAG_CUT, FLAG_SETTLED, FLAG_TERMINAL, KILL, OBS_CONSERVATION, OBS_DUP_DELIVERY,
+    OBS_DUP_EFFECT, OBS_INVARIANTS, OBS_LOST, OBS_PHANTOM, OBS_RETRIED, OBS_TERMINAL, RESTART,
+    STEP, TICK,
 };
+use super::explorer::Explorer;
+use super::key_hash::KeyHash;
 use crate::auditor::Class;
 use crate::db::{Cursor, LockMode};
 use crate::scenario::RelayMode;
@@ -364,7 +365,7 @@ impl Explorer {
         if self.counts(w) && idx != 0 {
             let (p, c) = (self.parent[idx as usize], self.via[idx as usize]);
             self.note(OBS_TERMINAL, p, c, false);
-            if self.first[OBS_RETRIED].is_none() && !super::retry_acts_once(w) {
+            if self.first[OBS_RETRIED].is_none() && !super::property::retry_acts_once(w) {
                 self.note(OBS_RETRIED, p, c, false);
             }
         }

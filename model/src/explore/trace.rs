@@ -22,11 +22,7 @@ impl Trace {
     /// Parses and checks a trace: the scenario must validate and every action must name a
     /// process of it. Errors name the field, as [`Scenario::from_json`]'s do.
     pub fn from_json(text: &str) -> Result<Trace, ScenarioError> {
-        let t: Trace = serde_json::from_str(text).map_err(|e| ScenarioError {
-            field: crate::scenario::json_error_field(text, &e),
-            message: e.to_string(),
-            limit: None,
-        })?;
+        let t: Trace = crate::scenario::parse_naming_the_field(text)?;
         t.scenario.validate().map_err(|e| ScenarioError {
             field: format!("scenario.{}", e.field),
             message: e.message,

@@ -3,7 +3,8 @@
 
 use super::step_kinds::{Goal, LessonStep};
 use crate::challenge::Outcome;
-use crate::scenario::{preset, ApiMode, When, WorkerMode};
+use crate::scenario::presets::preset;
+use crate::scenario::{ApiMode, When, WorkerMode};
 use crate::world::{Action, Step};
 use crate::Scenario;
 

@@ -3,9 +3,14 @@
 //! card's choice and the kills already armed are one thing (#42): the card shows the rule
 //! of its armed kills as they are, and a new choice re-arms them.
 
-use super::presets::CANON_KILL;
 use crate::action::When;
 use serde::Serialize;
+
+/// The canon's kill rule: every task whose index `i % 10 == 3`.
+pub const CANON_KILL: When = When::TaskIndexMod {
+    modulus: 10,
+    remainder: 3,
+};
 
 /// The rule a kill is armed under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

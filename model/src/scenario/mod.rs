@@ -6,12 +6,11 @@
 
 mod json_error;
 mod kill_rule;
-mod presets;
+pub mod presets;
 mod validate;
 
-pub(crate) use json_error::json_error_field;
-pub use kill_rule::KillRule;
-pub use presets::{preset, presets, CANON_KILL};
+pub(crate) use json_error::parse_naming_the_field;
+pub use kill_rule::{KillRule, CANON_KILL};
 
 pub use crate::action::{Action, ProcKind, Step, When};
 use crate::db::LockMode;
@@ -511,11 +510,7 @@ impl std::fmt::Display for ScenarioError {
 impl Scenario {
     /// Parses and validates a scenario; errors name the field.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError {
-            field: json_error_field(text, &e),
-            message: e.to_string(),
-            limit: None,
-        })?;
+        let s: Scenario = json_error::parse_naming_the_field(text)?;
         s.validate()?;
         Ok(s)
     }

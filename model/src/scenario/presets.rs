@@ -2,17 +2,12 @@
 //! shows, each a few settings over the default scenario. `model/tests/presets.rs` runs
 //! every one.
 
+use super::kill_rule::CANON_KILL;
 use super::{
     Action, ApiMode, CleanerConfig, Fault, RelayMode, Scenario, ScriptStmt, Sink, Step, Timed,
     When, WorkerMode, TICKS_PER_DAY,
 };
 use crate::db::LockMode;
-
-/// The canon's kill rule: every task whose index `i % 10 == 3`.
-pub const CANON_KILL: When = When::TaskIndexMod {
-    modulus: 10,
-    remainder: 3,
-};
 
 fn kill(process: &str, step: Step, when: When, times: Option<u32>) -> Fault {
     Fault::Kill {

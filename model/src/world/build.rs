@@ -1,9 +1,10 @@
 //! Building a world from a scenario: its processes at their first step, empty tables and
 //! queue, the standing fault rules and the timed actions, and the preloaded events.
 
-use super::gates::{Gates, GATE_NEVER};
-use super::relay::POLL_HISTORY;
-use super::{faults, processes, Proc, ProcKind, World, MAX_PROCS};
+use super::armed::ArmedDelay;
+use super::gate_state::{Gates, GATE_NEVER};
+use super::relay_mem::POLL_HISTORY;
+use super::{processes, Proc, ProcKind, World, MAX_PROCS};
 use crate::auditor::{Auditor, TaskRef};
 use crate::db::Db;
 use crate::ids::EventKind;
@@ -142,7 +143,7 @@ impl World {
                     times,
                 } => {
                     if let Some(p) = self.find(process) {
-                        self.delays.push(faults::ArmedDelay {
+                        self.delays.push(ArmedDelay {
                             proc: p,
                             step: *step,
                             when: when.clone(),

@@ -2,37 +2,12 @@
 //! away, failing publishes, a flush, the operator's recovery), killing and restarting a
 //! process, and deciding whether an armed kill rule fires when a process reaches a step.
 
+use super::armed::ArmedKill;
 use super::{FaultNote, Mem, Note, RelayMem, World};
 use crate::action::{Action, ProcKind, Step, When};
 use crate::db::{Cursor, Exec, Role};
 use crate::ids::{EventId, ProcId};
 use crate::queue::{Health, Persistence};
-use serde::Serialize;
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct ArmedKill {
-    pub proc: ProcId,
-    pub step: Step,
-    pub when: When,
-    /// Fires left (None: no limit); for a per-task rule, each task's budget.
-    pub remaining: Option<u32>,
-    pub reached: u32,
-    /// A per-task rule (`Fault::Kill { per_task: true }`): how often it fired, as
-    /// (task index, fires) sorted by task (a Vec, not a map: the page's wasm is at its cap).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub per_task: Option<Vec<(u32, u32)>>,
-}
-
-/// A delay rule: `proc` stalls `ticks` ticks on reaching `step` when `when` holds.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct ArmedDelay {
-    pub proc: ProcId,
-    pub step: Step,
-    pub when: When,
-    pub ticks: u64,
-    pub remaining: Option<u32>,
-    pub reached: u32,
-}
 
 impl World {
     /// On a process's first arrival at its step: whether a delay rule stalls it, and for
@@ -301,7 +276,7 @@ impl World {
         p.restart_at = self.cfg.restart_after_ticks.map(|d| tick + d.max(1));
         let step = p.pc;
         let kind = p.kind;
-        let old = std::mem::replace(&mut p.mem, Self::fresh_mem(kind, 0));
+        let old = std::mem::replace(&mut p.mem, Mem::fresh(kind, 0));
         self.after_kill_memory(i, old);
         if self.history && self.kills.len() < 10_000 {
             self.kills.push((pid, step, tick));

@@ -3,7 +3,9 @@
 //! `Clone` impls are written by hand so the explorer's recycled worlds refill each process
 //! in place.
 
-use super::{program, ProcKind, RelayMem, Step, World};
+use super::program::program;
+use super::relay_mem::RelayMem;
+use crate::action::{ProcKind, Step};
 use crate::db::Cursor;
 use crate::ids::{EventId, TxId};
 use crate::queue::JobKey;
@@ -215,15 +217,16 @@ impl Proc {
             sleep_until,
             restart_at: None,
             // Client n (of several) sends tasks n-1, n-1+apis, …
-            mem: World::fresh_mem(kind, n.saturating_sub(1) as u32),
+            mem: Mem::fresh(kind, n.saturating_sub(1) as u32),
             kills: 0,
             arrived: false,
         }
     }
 }
 
-impl World {
-    pub(super) fn fresh_mem(kind: ProcKind, next: u32) -> Mem {
+impl Mem {
+    /// A process's memory at its program's start (the next task `next` for a client).
+    pub(super) fn fresh(kind: ProcKind, next: u32) -> Mem {
         match kind {
             ProcKind::Client => Mem::Client {
                 next,

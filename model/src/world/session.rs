@@ -1,26 +1,13 @@
 //! The scripted SQL session (`psql`): runs the lesson's statements one by one, in
 //! autocommit or inside its own BEGIN … COMMIT, and records what psql would print.
 
+use super::script_result::{ScriptResult, PG_SLEEP_TICKS};
 use super::{script_sql, Mem, Note, Wait, World};
 use crate::action::Step;
 use crate::auditor::TaskRef;
 use crate::db::{Exec, Privilege, Role, SqlError, Table};
 use crate::ids::{EventKind, ProcId};
 use crate::scenario::ScriptStmt;
-use serde::Serialize;
-
-/// A scripted statement's outcome, as psql would print it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct ScriptResult {
-    pub stmt: ScriptStmt,
-    pub sql: &'static str,
-    pub result: Result<u64, SqlError>,
-    /// Run by a step asked for by hand (`Action::Step`), not by the scheduler.
-    pub by_hand: bool,
-}
-
-/// How long `SELECT pg_sleep(…)` keeps a scripted session busy.
-pub const PG_SLEEP_TICKS: u64 = 100;
 
 impl World {
     pub(super) fn run_session(&mut self, i: usize) {

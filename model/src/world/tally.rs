@@ -3,7 +3,7 @@
 //! their newest part); these totals are not, so `outbox-sim run` can print them and a
 //! scenario file can check an exercise without stepping (#20).
 
-use super::Note;
+use super::notes::Note;
 use crate::action::Step;
 use crate::db::sqlstate;
 use serde::Serialize;

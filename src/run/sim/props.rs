@@ -3,6 +3,7 @@
 //! steps back at 0, plays past the end; then the run is opened again from its log.
 //! Driven by the model's own deterministic generator, so a failure names its seed.
 
+use super::history::{MAX_CHECKPOINTS, MAX_SAMPLES};
 use super::*;
 use outbox_model::preset;
 use outbox_model::rng::Rng;

@@ -3,6 +3,8 @@
 //! path to the object, and the key is recovered from the text before that place. Kept apart from the format because it reads serde_json's
 //! messages, which the format itself never depends on.
 
+use super::error::ScenarioError;
+
 /// Finds the key being parsed where serde stopped, to name the field in the message.
 pub(crate) fn json_error_field(text: &str, e: &serde_json::Error) -> String {
     let msg = e.to_string();
@@ -75,7 +77,7 @@ fn last_key(head: &str) -> Option<String> {
 /// so the key scraped from the text finishes it.
 pub(crate) fn parse_naming_the_field<T: serde::de::DeserializeOwned>(
     text: &str,
-) -> Result<T, super::ScenarioError> {
+) -> Result<T, ScenarioError> {
     let de = &mut serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -88,7 +90,7 @@ pub(crate) fn parse_naming_the_field<T: serde::de::DeserializeOwned>(
         } else {
             format!("{path}.{key}")
         };
-        super::ScenarioError {
+        ScenarioError {
             field,
             message: inner.to_string(),
             limit: None,

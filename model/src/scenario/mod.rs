@@ -4,11 +4,13 @@
 //! configuration makes; the checks of a read scenario are in `validate.rs`, naming the
 //! field serde stopped at in `json_error.rs`, and the named presets in `presets.rs`.
 
+mod error;
 mod json_error;
 mod kill_rule;
 pub mod presets;
 mod validate;
 
+pub use error::ScenarioError;
 pub(crate) use json_error::parse_naming_the_field;
 pub use kill_rule::{KillRule, CANON_KILL};
 
@@ -490,22 +492,6 @@ const _: () = assert!(MAX_PROCS.is_power_of_two() && MAX_PROCS <= 64);
 pub const MAX_APIS: u8 = 3;
 /// The most rows a relay's poll may take (`partiya`).
 pub const MAX_BATCH_SIZE: u32 = 10_000;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    /// The JSON path of the offending field (e.g. `config.relays`).
-    pub field: String,
-    pub message: String,
-    /// The limit the field went past, when that is why (`faults`: at most
-    /// [`MAX_FAULTS`]): the page says the number in the reader's language.
-    pub limit: Option<u64>,
-}
-
-impl std::fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
 
 impl Scenario {
     /// Parses and validates a scenario; errors name the field.

@@ -22,6 +22,7 @@ mod faults;
 mod gates;
 mod judge;
 mod log;
+mod pool;
 mod process;
 mod procs;
 mod program;
@@ -39,6 +40,7 @@ pub use cause::{Blow, Cause, Causes, Fate, Repeat, MAX_CAUSES};
 pub use faults::ArmedKill;
 pub use judge::{CheckLevel, Counters};
 pub use log::{FaultNote, LogEntry, Note, PINNED_CAP};
+pub use pool::{Hold, PgPool, POOL_IDLE_TIMEOUT_TICKS};
 pub use procs::{HeldJob, Mem, Proc, Request, Wait};
 pub use program::{program, script_sql, step_before, step_sql};
 pub use refusal::Refusal;
@@ -124,6 +126,8 @@ pub struct World {
     /// Each process's runnable condition as far as its own state says, kept up to date
     /// for the processes marked `dirty` (see [`Gates`]).
     gates: Gates,
+    /// The API's node-postgres pool (`outbox_pool_begin` only; empty otherwise).
+    pub(crate) pool: PgPool,
 }
 
 clone_reusing!(World {
@@ -149,7 +153,8 @@ clone_reusing!(World {
     held,
     dead,
     scratch,
-    gates
+    gates,
+    pool
 } refill {
     webhook_seen,
     external_seen,
@@ -250,6 +255,9 @@ impl World {
         }
         if self.tick >= self.next_stall_check {
             acted |= self.stall_check();
+        }
+        if !self.pool.idle.is_empty() && self.pool.next_close().is_some_and(|t| t <= self.tick) {
+            acted |= self.pool_close_idle();
         }
         if acted && self.history && !self.touched.is_empty() {
             // Judged now, while the cause is the scheduled action or the stalled check,

@@ -1,0 +1,374 @@
+//! node-postgres's `Pool` (pg-pool 3) under the `outbox_pool_begin` API (#43): BEGIN,
+//! INSERT task, INSERT outbox and COMMIT each sent with `pool.query`, which checks a
+//! connection out for the one statement and releases it when the answer comes.
+//!
+//! pg-pool keeps its idle clients in a stack (`_idle`: released ones pushed, checkouts
+//! pop the last) and its waiting checkouts in a FIFO (`_pendingQueue`); a release hands
+//! the client to the first waiter, if any, before anything else runs. A request's next
+//! `pool.query` is made in the same turn of Node's event loop as the release of the one
+//! before, so here both happen in one step: while nobody waits, a request gets back the
+//! connection it just released and its four statements share one transaction, as they
+//! would on a client from `pool.connect()`. With more requests than connections someone
+//! always waits: the released connection, its transaction still open, goes to another
+//! request's statement and the releasing request queues behind it. Requests then share
+//! transactions: a BEGIN on a connection already in one is PostgreSQL's "there is already
+//! a transaction in progress" (nothing happens), a COMMIT on one without is "there is no
+//! transaction in progress", and one request's COMMIT commits whatever other requests'
+//! INSERTs ran on that connection.
+//!
+//! While a process holds a connection its transaction is the process's `tx` (so locks,
+//! waits, kills and the gates work as for any process); an idle connection keeps its
+//! transaction here. pg-pool closes a client idle for `idleTimeoutMillis` (10 s by
+//! default): PostgreSQL rolls its transaction back. The API instances are one Node
+//! server's concurrent requests: killing one is the server's death, every connection
+//! closes and every transaction on them rolls back (`faults.rs` calls [`World::pool_down`]).
+
+use super::{Mem, Note, World};
+use crate::action::Step;
+use crate::db::{Exec, Role};
+use crate::ids::{EventId, EventKind, ProcId, TxId};
+use serde::Serialize;
+
+/// How long a connection stays idle, with a transaction open, before the pool closes it
+/// (pg-pool's `idleTimeoutMillis`, 10 s; a relay polls every 20 ticks).
+pub const POOL_IDLE_TIMEOUT_TICKS: u64 = 200;
+
+/// What a request holds of the pool between its steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "pool", content = "conn")]
+pub enum Hold {
+    /// Nothing (every API but `outbox_pool_begin`, and between requests).
+    #[default]
+    Nothing,
+    /// The connection its next statement runs on.
+    Conn(u8),
+    /// Its next statement waits for a connection (pg-pool's pending queue).
+    Waits,
+}
+
+impl Hold {
+    pub(super) fn code(self) -> u64 {
+        match self {
+            Hold::Nothing => 0,
+            Hold::Conn(c) => 2 | (c as u64) << 2,
+            Hold::Waits => 1,
+        }
+    }
+}
+
+/// The pool's own state (see the module doc).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct PgPool {
+    /// Each opened connection's transaction while it is idle (a held connection's is its
+    /// holder's `tx`); connections are opened lazily, up to the pool's size.
+    pub conns: Vec<Option<TxId>>,
+    /// When each connection was last released.
+    pub since: Vec<u64>,
+    /// Idle connections, the most recently released last.
+    pub idle: Vec<u8>,
+    /// API processes (by place) whose statement waits for a connection, first first.
+    pub waiting: Vec<u8>,
+    /// Tasks inserted through the pool whose transaction has not ended: (task row, its
+    /// event), so the COMMIT that makes one durable, whoever sends it, tells the auditor.
+    #[serde(skip)]
+    pub(super) tasks: Vec<(u32, EventId)>,
+}
+
+impl PgPool {
+    /// Idle connections with a transaction open (the no-orphan-transaction check counts
+    /// them beside the processes' own).
+    pub(super) fn idle_txs(&self) -> usize {
+        self.idle
+            .iter()
+            .filter(|&&c| self.conns[c as usize].is_some())
+            .count()
+    }
+
+    /// The tick at which the pool closes an idle connection that holds a transaction.
+    pub(super) fn next_close(&self) -> Option<u64> {
+        (self.idle.iter())
+            .filter(|&&c| self.conns[c as usize].is_some())
+            .map(|&c| self.since[c as usize] + POOL_IDLE_TIMEOUT_TICKS)
+            .min()
+    }
+
+    /// The state for the explorer's key, idle transactions named by `tx_name`.
+    pub(super) fn hash_state<H: std::hash::Hasher>(
+        &self,
+        h: &mut H,
+        tick: u64,
+        tx_name: &impl Fn(TxId) -> u64,
+        place: &impl Fn(usize) -> u64,
+    ) {
+        h.write_u64(self.conns.len() as u64 | (self.idle.len() as u64) << 16);
+        for &c in &self.idle {
+            let tx = self.conns[c as usize].map_or(0, |t| 1 + tx_name(t));
+            h.write_u64(c as u64 | tx << 8);
+            h.write_u64(self.since[c as usize].saturating_sub(tick));
+        }
+        h.write_u64(self.waiting.len() as u64);
+        for &w in &self.waiting {
+            h.write_u64(place(w as usize));
+        }
+    }
+}
+
+impl World {
+    fn req_hold(&self, i: usize) -> Hold {
+        match &self.procs[i].mem {
+            Mem::Api { req: Some(r) } => r.pool,
+            _ => Hold::Nothing,
+        }
+    }
+
+    fn set_hold(&mut self, i: usize, hold: Hold) {
+        self.touch_proc(i);
+        if let Mem::Api { req: Some(r) } = &mut self.procs[i].mem {
+            r.pool = hold;
+        }
+    }
+
+    /// `pool.query`'s checkout for the API at `i`: the last idle connection while nobody
+    /// waits, else a new one while the pool is not full, else a place in the queue.
+    pub(super) fn pool_checkout(&mut self, i: usize) {
+        let p = &mut self.pool;
+        let hold = if p.waiting.is_empty() && !p.idle.is_empty() {
+            let c = p.idle.pop().expect("idle");
+            self.procs[i].tx = p.conns[c as usize].take();
+            Hold::Conn(c)
+        } else if p.conns.len() < self.cfg.pool_size as usize {
+            p.conns.push(None);
+            p.since.push(self.tick);
+            Hold::Conn((p.conns.len() - 1) as u8)
+        } else {
+            p.waiting.push(i as u8);
+            Hold::Waits
+        };
+        self.set_hold(i, hold);
+    }
+
+    /// The statement's answer came: the connection goes to the first waiting statement,
+    /// its transaction with it, or back to the idle stack.
+    fn pool_release(&mut self, i: usize, c: u8) {
+        self.set_hold(i, Hold::Nothing);
+        let tx = self.procs[i].tx.take();
+        if self.pool.waiting.is_empty() {
+            self.pool.conns[c as usize] = tx;
+            self.pool.since[c as usize] = self.tick;
+            self.pool.idle.push(c);
+            return;
+        }
+        let w = self.pool.waiting.remove(0) as usize;
+        self.procs[w].tx = tx;
+        self.set_hold(w, Hold::Conn(c));
+    }
+
+    /// The server died (a kill of any API instance): every connection closes, so every
+    /// transaction on them rolls back, and the other requests die with it.
+    pub(super) fn pool_down(&mut self) {
+        let txs: Vec<TxId> = self.pool.conns.iter().flatten().copied().collect();
+        let mut out = std::mem::take(&mut self.scratch);
+        for tx in txs {
+            self.db.rollback_into(tx, &mut out);
+            self.touched
+                .extend(out.touched_events.iter().chain(&out.events).copied());
+            out.clear();
+        }
+        self.scratch = out;
+        self.pool = PgPool::default();
+        // What it loses is the first kill's doing, not the last request's it took along.
+        let cause = self.causes.now;
+        for a in self.api_indices().collect::<Vec<_>>() {
+            if self.procs[a].alive {
+                self.kill(a);
+            }
+        }
+        self.causes.now = cause;
+    }
+
+    /// pg-pool's idle timeout: idle connections holding a transaction past it close, and
+    /// PostgreSQL rolls their transactions back. Whether it closed any.
+    pub(super) fn pool_close_idle(&mut self) -> bool {
+        let mut any = false;
+        for k in 0..self.pool.idle.len() {
+            let c = self.pool.idle[k] as usize;
+            if self.pool.since[c] + POOL_IDLE_TIMEOUT_TICKS > self.tick {
+                continue;
+            }
+            if let Some(tx) = self.pool.conns[c].take() {
+                let mut out = std::mem::take(&mut self.scratch);
+                self.db.rollback_into(tx, &mut out);
+                self.touched
+                    .extend(out.touched_events.iter().chain(&out.events).copied());
+                out.clear();
+                self.scratch = out;
+                self.log(None, None, Note::RolledBack);
+                any = true;
+            }
+        }
+        if any {
+            self.pool_forget_aborted();
+        }
+        any
+    }
+
+    /// Drops the tasks of ended transactions from the pool's list.
+    fn pool_forget_aborted(&mut self) {
+        let db = &self.db;
+        self.pool
+            .tasks
+            .retain(|&(t, _)| db.task_status(t) == crate::db::TxStatus::Active);
+    }
+
+    /// A COMMIT made these tasks durable: their events are owed from now on, whichever
+    /// request's COMMIT it was (called by `end_tx`).
+    pub(super) fn pool_tasks_committed(&mut self, tasks: &[u32]) {
+        for &t in tasks {
+            let Some(k) = self.pool.tasks.iter().position(|&(x, _)| x == t) else {
+                continue;
+            };
+            let (_, e) = self.pool.tasks.swap_remove(k);
+            self.auditor.committed(e);
+            self.touched.push(e);
+            if self.cfg.client_retries > 0 {
+                if let Some(intent) = self.auditor.life(e).map(|l| l.intent) {
+                    self.auditor.task_committed(intent);
+                }
+            }
+        }
+    }
+
+    /// One `pool.query` of the `outbox_pool_begin` API: the statement runs on the
+    /// connection the request holds, the connection is released, and the next statement
+    /// is checked out at once (see the module doc).
+    pub(super) fn run_pool_statement(&mut self, i: usize) {
+        let step = self.procs[i].pc;
+        let Hold::Conn(c) = self.req_hold(i) else {
+            unreachable!("a runnable pooled API holds a connection")
+        };
+        let next = match step {
+            Step::Begin => self.pool_begin(i),
+            Step::InsertTask | Step::InsertEvent => self.pool_insert(i, step),
+            Step::Commit => self.pool_commit(i),
+            _ => self.pool_rollback(i),
+        };
+        let Some(next) = next else {
+            return; // waiting for a lock: the connection stays held
+        };
+        self.pool_release(i, c);
+        self.goto(i, next);
+        // The answer and the catch's ROLLBACK step hold no connection.
+        if !matches!(next, Step::Respond | Step::Rollback) {
+            self.pool_checkout(i);
+        }
+    }
+
+    fn pool_role(&self) -> Role {
+        if self.cfg.api_app_role {
+            Role::App
+        } else {
+            Role::Owner
+        }
+    }
+
+    /// BEGIN: a transaction, unless the connection is in one already (PostgreSQL's
+    /// warning "there is already a transaction in progress": nothing happens).
+    fn pool_begin(&mut self, i: usize) -> Option<Step> {
+        let opened = self.procs[i].tx.is_none();
+        if opened {
+            self.begin(i, self.pool_role());
+        }
+        let note = if opened {
+            Note::Ok
+        } else {
+            Note::Rows { n: 0 }
+        };
+        self.log(Some(ProcId(i as u8)), Some(Step::Begin), note);
+        Some(Step::InsertTask)
+    }
+
+    /// An INSERT in the connection's transaction, or in one of its own (autocommit) on a
+    /// connection in none. None while it waits for a lock.
+    fn pool_insert(&mut self, i: usize, step: Step) -> Option<Step> {
+        let pid = Some(ProcId(i as u8));
+        let autocommit = self.procs[i].tx.is_none();
+        if autocommit {
+            self.begin(i, self.pool_role());
+        }
+        let r = self.api_req(i);
+        let tx = self.procs[i].tx.expect("tx");
+        let done = if step == Step::InsertTask {
+            self.db.insert_task(tx, 1, r.intent).map(|id| {
+                let t = (id - 1) as u32;
+                self.auditor.task_inserted(r.event, t);
+                self.pool.tasks.push((t, r.event));
+            })
+        } else {
+            let kind = EventKind::Created;
+            (self.db)
+                .insert_event(tx, r.event, kind, 1, r.intent, self.amount, false)
+                .map(|_| ())
+        };
+        self.touched.push(r.event);
+        match done {
+            Exec::Done(()) => {
+                self.log(pid, Some(step), Note::Rows { n: 1 });
+                if autocommit {
+                    self.end_tx(i, true, false);
+                }
+                Some(if step == Step::InsertTask {
+                    Step::InsertEvent
+                } else {
+                    Step::Commit
+                })
+            }
+            Exec::Err(e) => {
+                self.log(pid, Some(step), Note::Error { code: e.code });
+                if autocommit {
+                    self.end_tx(i, false, false);
+                    self.pool_forget_aborted();
+                }
+                // The handler's catch: ROLLBACK on the connection it holds.
+                self.pool_rollback(i)
+            }
+            Exec::Blocked(t) => {
+                self.block(i, super::Wait::Tx(t));
+                None
+            }
+        }
+    }
+
+    /// COMMIT of the connection's transaction, whoever began it and whatever rows other
+    /// requests put in it; on a connection in none, nothing ("there is no transaction in
+    /// progress"). A fault rule that makes the handler throw first rolls back instead.
+    fn pool_commit(&mut self, i: usize) -> Option<Step> {
+        let r = self.api_req(i);
+        let ctx = (Some(r.intent), Some(r.event));
+        if self.api_errors.iter().any(|w| Self::when_holds(w, 0, ctx)) {
+            return self.pool_rollback(i);
+        }
+        self.touched.push(r.event);
+        if self.procs[i].tx.is_none() {
+            self.log(
+                Some(ProcId(i as u8)),
+                Some(Step::Commit),
+                Note::Rows { n: 0 },
+            );
+            return Some(Step::Respond);
+        }
+        let ok = self.end_tx(i, true, false);
+        if !ok {
+            self.pool_forget_aborted();
+        }
+        Some(if ok { Step::Respond } else { Step::Rollback })
+    }
+
+    /// ROLLBACK of the connection's transaction, if it is in one; the request fails.
+    fn pool_rollback(&mut self, i: usize) -> Option<Step> {
+        if self.procs[i].tx.is_some() {
+            self.end_tx(i, false, false);
+            self.pool_forget_aborted();
+        }
+        Some(Step::Rollback)
+    }
+}

@@ -240,3 +240,40 @@ fn the_pool_size_is_read_defaulted_and_refused_out_of_range() {
     c.set_api(ApiMode::OutboxPoolBegin);
     assert_eq!(c.relays, 1, "an outbox needs a relay");
 }
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Within the pool (no more requests than connections) no request is ever split and
+        /// no kill, at any step, loses an event; past it, every invariant still holds (the
+        /// run checks them all after every step).
+        #[test]
+        fn within_the_pool_nothing_splits_or_is_lost(
+            seed in 1u64..10_000,
+            apis in 1u8..=3,
+            pool in 1u8..=4,
+            step in prop::sample::select(vec![
+                Step::Begin, Step::InsertTask, Step::InsertEvent, Step::Commit, Step::Respond,
+            ]),
+            remainder in 0u32..5,
+        ) {
+            let mut s = scenario(apis, pool, 20, seed);
+            for f in &mut s.faults {
+                if let Fault::Kill { step: st, when, .. } = f {
+                    *st = step;
+                    *when = When::TaskIndexMod { modulus: 5, remainder };
+                }
+            }
+            let w = run(&s);
+            if apis <= pool {
+                prop_assert_eq!(split(&w), 0);
+                prop_assert_eq!(w.counters().lost, 0);
+            }
+            prop_assert!(w.settled());
+        }
+    }
+}

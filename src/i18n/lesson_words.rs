@@ -61,6 +61,13 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             hint: Key::LPoolHint,
             notes: Key::LPoolNotes,
         },
+        "pool-load" => StepWords {
+            title: Key::LPoolLoadTitle,
+            body: Key::LPoolLoadBody,
+            goal: Key::LPoolLoadGoal,
+            hint: Key::LPoolLoadHint,
+            notes: Key::LPoolLoadNotes,
+        },
         "rollback" => StepWords {
             title: Key::LRollbackTitle,
             body: Key::LRollbackBody,

@@ -246,7 +246,7 @@ mod property {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig::with_cases(256))]
 
         /// Within the pool (no more requests than connections) no request is ever split and
         /// no kill, at any step, loses an event; past it, every invariant still holds (the

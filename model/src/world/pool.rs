@@ -82,16 +82,21 @@ impl World {
     /// The server died (a kill of any API instance): every connection closes, so every
     /// transaction on them rolls back, and the other requests die with it.
     pub(super) fn pool_down(&mut self) {
-        let txs: Vec<TxId> = self.pool.conns.iter().flatten().copied().collect();
         let mut out = std::mem::take(&mut self.scratch);
-        for tx in txs {
-            self.db.rollback_into(tx, &mut out);
-            self.touched
-                .extend(out.touched_events.iter().chain(&out.events).copied());
-            out.clear();
+        for c in 0..self.pool.conns.len() {
+            if let Some(tx) = self.pool.conns[c].take() {
+                self.db.rollback_into(tx, &mut out);
+                self.touched
+                    .extend(out.touched_events.iter().chain(&out.events).copied());
+                out.clear();
+            }
         }
         self.scratch = out;
-        self.pool = PgPool::default();
+        let tasks = std::mem::take(&mut self.pool.tasks);
+        self.pool = PgPool {
+            tasks,
+            ..PgPool::default()
+        };
         // What it loses is the first kill's doing, not the last request's it took along.
         let cause = self.causes.now;
         for a in self.api_indices().collect::<Vec<_>>() {
@@ -100,6 +105,7 @@ impl World {
             }
         }
         self.causes.now = cause;
+        self.pool_forget_aborted();
     }
 
     /// pg-pool's idle timeout: idle connections holding a transaction past it close, and
@@ -128,12 +134,20 @@ impl World {
         any
     }
 
-    /// Drops the tasks of ended transactions from the pool's list.
+    /// Drops the tasks of rolled-back transactions from the pool's list; their events
+    /// are judged again (their request may be long answered: nothing else holds them).
     fn pool_forget_aborted(&mut self) {
-        let db = &self.db;
-        self.pool
-            .tasks
-            .retain(|&(t, _)| db.task_status(t) == crate::db::TxStatus::Active);
+        let (db, touched) = (&self.db, &mut self.touched);
+        self.pool.tasks.retain(|&(t, e)| {
+            let open = matches!(
+                db.task_status(t),
+                crate::db::TxStatus::Active | crate::db::TxStatus::Failed
+            );
+            if !open {
+                touched.push(e);
+            }
+            open
+        });
     }
 
     /// A COMMIT made these tasks durable: their events are owed from now on, whichever

@@ -109,7 +109,9 @@ impl World {
     }
 
     /// pg-pool's idle timeout: idle connections holding a transaction past it close, and
-    /// PostgreSQL rolls their transactions back. Whether it closed any.
+    /// PostgreSQL rolls their transactions back. The slot stays on the idle stack as a
+    /// fresh connection (what pg-pool would open in its place on the next checkout: only
+    /// the transaction is observable). Whether it closed any.
     pub(super) fn pool_close_idle(&mut self) -> bool {
         let mut any = false;
         for k in 0..self.pool.idle.len() {

@@ -27,7 +27,7 @@ use super::pool_state::{Hold, PgPool, POOL_IDLE_TIMEOUT_TICKS};
 use super::{Mem, Note, World};
 use crate::action::Step;
 use crate::db::{Exec, Role};
-use crate::ids::{EventKind, ProcId, TxId};
+use crate::ids::{EventKind, ProcId};
 
 impl World {
     fn req_hold(&self, i: usize) -> Hold {

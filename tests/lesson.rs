@@ -195,6 +195,23 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     assert_reached(client, "pool").await?;
     assert_ne!(counter(client, "lost").await?, "0");
 
+    // §7 under load (#43): BEGIN … COMMIT through pool.query. One request at a time, the
+    // API killed between its INSERTs: nothing lost (the laptop). Three requests on the
+    // pool of two, api-1 killed there: an event lost.
+    goto_step(client, "pool-load").await?;
+    click(client, "arm-api-insert_event").await?;
+    run_to_end(client).await?;
+    assert!(
+        !reached(client).await?,
+        "one request at a time reached the goal"
+    );
+    assert_eq!(counter(client, "lost").await?, "0");
+    set_value(client, "mode-apis", "3").await?;
+    click(client, "arm-api-1-insert_event").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "pool-load").await?;
+    assert_ne!(counter(client, "lost").await?, "0");
+
     // #41: the rollback is the learner's act: the API killed after both INSERTs.
     goto_step(client, "rollback").await?;
     click(client, "arm-api-commit").await?;

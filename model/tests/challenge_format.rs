@@ -144,19 +144,23 @@ fn every_lesson_step_opens_unreached_and_checks_as_the_lesson_judges() {
     }
     assert_eq!(
         reached,
-        STEPS.len() - 3,
-        "all but the three that reconfigure"
+        STEPS.len() - 4,
+        "all but the four that reconfigure"
     );
 }
 
 #[test]
-fn the_three_steps_that_reconfigure_have_no_solution_on_their_start() {
+fn the_four_steps_that_reconfigure_have_no_solution_on_their_start() {
     let unchecked: Vec<String> = lesson_challenges()
         .into_iter()
         .filter(|c| c.solution.is_none())
         .map(|c| c.id)
         .collect();
-    assert_eq!(unchecked, ["no-skip-locked", "cleanup", "inbox-own-tx"]);
+    // pool-load (#43): its solution raises the API instances past the pool.
+    assert_eq!(
+        unchecked,
+        ["pool-load", "no-skip-locked", "cleanup", "inbox-own-tx"]
+    );
     for st in STEPS.iter().filter(|s| unchecked.iter().any(|u| u == s.id)) {
         // "Show me" loads another scenario, on which the goal is reached.
         let (s, _) = lesson::solution(st.goal);

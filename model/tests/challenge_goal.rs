@@ -97,6 +97,7 @@ fn symptom_text(g: lesson::Goal) -> &'static str {
         G::LoseAnEvent => "api == dual_write_db_first && lost >= 1",
         G::PhantomEvent => "api == dual_write_queue_first && phantoms >= 1",
         G::PoolLosesEvent => "api == outbox_pool && lost >= 1",
+        G::PoolUnderLoad => "api == outbox_pool_begin && lost >= 1",
         G::RolledBackTogether => "settled && tasks_in_db == 0 && events_in_outbox == 0",
         G::RoleDenied => "refused(select_count_outbox, 42501)",
         G::RelaySendsTwice => "queue_dedup_hits >= 1 || duplicate_deliveries >= 1",

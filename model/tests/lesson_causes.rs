@@ -144,6 +144,7 @@ fn wrong_roads(st: &LessonStep) -> Vec<Road> {
         st.goal,
         Goal::LoseAnEvent
             | Goal::PoolLosesEvent
+            | Goal::PoolUnderLoad
             | Goal::InboxOwnTxBreaks
             | Goal::PublishOutsideLoses
             | Goal::AtMostOnceLoses
@@ -163,6 +164,7 @@ fn own_wrong_roads(goal: Goal, bare: &Scenario) -> Vec<Road> {
     match goal {
         Goal::LoseAnEvent
         | Goal::PoolLosesEvent
+        | Goal::PoolUnderLoad
         | Goal::PhantomEvent
         | Goal::RolledBackTogether
         | Goal::RoleDenied
@@ -222,6 +224,7 @@ fn api_roads(goal: Goal, bare: &Scenario) -> Vec<Road> {
             }));
             v
         }
+        Goal::PoolUnderLoad => pool_roads(goal, bare),
         Goal::RoleDenied => {
             let by_hand = Action::Step {
                 process: "psql".into(),
@@ -243,6 +246,42 @@ fn api_roads(goal: Goal, bare: &Scenario) -> Vec<Road> {
         )],
         _ => Vec::new(),
     }
+}
+
+/// The laptop: one request at a time on the same pool, the API killed between
+/// its INSERTs every time (and at its COMMIT): each death rolls its request back
+/// whole, nothing is lost. And three requests with the worker killed instead.
+fn pool_roads(goal: Goal, bare: &Scenario) -> Vec<Road> {
+    let laptop = lesson::scenario(goal);
+    let every = |step| Action::ArmKill {
+        process: "api".into(),
+        step,
+        when: When::Always,
+        times: None,
+    };
+    let mut v = vec![
+        showing(
+            road(
+                "one request at a time, killed between its INSERTs",
+                &laptop,
+                &[every(Step::InsertEvent)],
+            ),
+            |c| c.tasks_in_db < 30 && c.lost == 0,
+        ),
+        showing(
+            road(
+                "one request at a time, killed at COMMIT",
+                &laptop,
+                &[every(Step::Commit)],
+            ),
+            |c| c.tasks_in_db < 30 && c.lost == 0,
+        ),
+    ];
+    v.extend(kills(
+        bare,
+        &[("worker killed at COMMIT", "worker-1", Step::Commit)],
+    ));
+    v
 }
 
 /// The relay's, the worker's, the CDC relay's steps, and the switch-only steps.
@@ -372,7 +411,7 @@ fn no_wrong_road_reaches_a_step_and_its_solution_does() {
             w.counters()
         );
     }
-    // 19 steps, at least six roads each.
+    // 20 steps, at least six roads each.
     assert!(roads >= 6 * STEPS.len(), "{roads} roads");
 }
 
@@ -383,6 +422,7 @@ fn a_flush_loses_an_event_without_reaching_a_loss_step() {
     for goal in [
         Goal::LoseAnEvent,
         Goal::PoolLosesEvent,
+        Goal::PoolUnderLoad,
         Goal::InboxOwnTxBreaks,
     ] {
         let (s, _) = lesson::solution(goal);

@@ -69,6 +69,13 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             notes: Key::LPoolNotes,
             happened: Key::LPoolHappened,
         },
+        "pool-load" => StepWords {
+            title: Key::LPoolLoadTitle,
+            body: Key::LPoolLoadBody,
+            goal: Key::LPoolLoadGoal,
+            hint: Key::LPoolLoadHint,
+            notes: Key::LPoolLoadNotes,
+        },
         "rollback" => StepWords {
             title: Key::LRollbackTitle,
             body: Key::LRollbackBody,

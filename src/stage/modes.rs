@@ -11,11 +11,12 @@ use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
 use crate::run::sim::MAX_PAGE_TASKS;
 
-const API_MODES: [(ApiMode, Key); 4] = [
+const API_MODES: [(ApiMode, Key); 5] = [
     (ApiMode::DualWriteDbFirst, Key::ApiDualDbFirst),
     (ApiMode::DualWriteQueueFirst, Key::ApiDualQueueFirst),
     (ApiMode::Outbox, Key::ApiOutbox),
     (ApiMode::OutboxPool, Key::ApiOutboxPool),
+    (ApiMode::OutboxPoolBegin, Key::ApiOutboxPoolBegin),
 ];
 const RELAY_MODES: [(RelayMode, Key); 2] = [
     (RelayMode::Lesson, Key::RelayLesson),
@@ -161,6 +162,7 @@ pub fn Modes() -> impl IntoView {
                 {choice("mode-lock", Key::LockLabel, &LOCKS, |s| s.config.relay.lock, |s, v| s.config.relay.lock = v)}
                 {choice("mode-worker", Key::WorkerModeLabel, &WORKER_MODES, |s| s.config.worker, |s, v| s.config.worker = v)}
                 {number("mode-apis", Key::ApisLabel, outbox_model::scenario::MAX_APIS as u32, |s| s.config.apis as u32, |s, v| s.config.set_apis(v))}
+                {number("mode-pool", Key::PoolSizeLabel, outbox_model::scenario::MAX_POOL_SIZE as u32, |s| s.config.pool_size as u32, |s, v| s.config.set_pool_size(v))}
                 {number("mode-relays", Key::RelaysLabel, outbox_model::scenario::MAX_RELAYS as u32, |s| s.config.relays as u32, |s, v| s.config.relays = v as u8)}
                 {number("mode-workers", Key::WorkersLabel, outbox_model::scenario::MAX_WORKERS as u32, |s| s.config.workers as u32, |s, v| s.config.workers = v as u8)}
                 {number("mode-batch", Key::BatchLabel, outbox_model::scenario::MAX_BATCH_SIZE, |s| s.config.relay.batch_size, |s, v| s.config.set_batch_size(v))}

@@ -9,7 +9,8 @@
 //!
 //! `harness` holds the two sides and the `Twin` fixture; every other module is a group of
 //! scenarios: `ids` (identity values, the high-water mark), `relay`, `locks`, `recovery`
-//! (a killed relay, an operator's un-mark), `inbox`, `idempotency`, `roles`, `retention`, `schema` (the schema panel's facts).
+//! (a killed relay, an operator's un-mark), `inbox`, `idempotency`, `roles`, `retention`, `schema` (the schema panel's facts), `pool` (the pooled BEGIN API against
+//! real node-postgres, #43).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod harness;
@@ -18,6 +19,7 @@ mod idempotency;
 mod ids;
 mod inbox;
 mod locks;
+mod pool;
 mod recovery;
 mod relay;
 mod retention;

@@ -385,6 +385,8 @@ fn postgres(ctx: &Ctx, _: &mut State) -> Result<bool> {
     }
     // The truth suite prints each step's answer from PostgreSQL and from the model.
     cmd.args(["--", "--nocapture"]);
+    // The pool truth (tests/truth/pool.rs) runs real node-postgres from `.tools/`.
+    cmd.env("OUTBOX_NODE_MODULES", setup::node_modules(ctx));
     run_visible_noting(cmd.env("OUTBOX_PG_URL", pg.url()))
 }
 

@@ -34,6 +34,9 @@ pub const SCORM_AGAIN_NPM: &str = "scorm-again@3.4.3";
 /// which npm no longer serves; 6.3.16 is the nearest in that line. ioredis 5.11.1 is the
 /// one bullmq 6.3.16 was built and tested with (its devDependency; a peer dependency).
 pub const BULLMQ_NPM: [&str; 2] = ["bullmq@6.3.16", "ioredis@5.11.1"];
+/// node-postgres (its `Pool` is pg-pool 3.14.0): the PostgreSQL layer's pool truth
+/// (tests/truth/pool.rs) runs BEGIN / INSERT / INSERT / COMMIT through `pool.query` (#43).
+pub const PG_NPM: &str = "pg@8.23.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
@@ -66,6 +69,9 @@ pub fn run(ctx: &Ctx, scope: Scope) -> Result<()> {
         stage("postgresql server", || postgresql(ctx))?;
         stage("redis-server", || redis_server(ctx))?;
         stage("bullmq + ioredis (npm)", || bullmq(ctx))?;
+        stage(&format!("node-postgres (npm {PG_NPM})"), || {
+            node_postgres(ctx)
+        })?;
         stage(&format!("scorm-again (npm {SCORM_AGAIN_NPM})"), || {
             scorm_again(ctx)
         })?;
@@ -415,6 +421,12 @@ fn scorm_again(ctx: &Ctx) -> Result<String> {
 
 fn terser(ctx: &Ctx) -> Result<String> {
     npm_packages(ctx, &[TERSER_NPM], "terser", || true)
+}
+
+fn node_postgres(ctx: &Ctx) -> Result<String> {
+    npm_packages(ctx, &[PG_NPM], "pg", || {
+        node_modules(ctx).join("pg-pool/package.json").exists()
+    })
 }
 
 fn bullmq(ctx: &Ctx) -> Result<String> {

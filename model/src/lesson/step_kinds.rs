@@ -52,6 +52,10 @@ pub enum Goal {
     /// An outbox table written through the pool (two transactions) still lost an event:
     /// the API died between the two INSERTs.
     PoolLosesEvent,
+    /// BEGIN … COMMIT, but each statement through `pool.query` (#43): one request at a
+    /// time loses nothing however the API dies; with more concurrent requests than the
+    /// pool's connections, an API death lost an event ("it works on my laptop").
+    PoolUnderLoad,
 }
 
 /// One step of the guided path.

@@ -67,6 +67,15 @@ pub const STEPS: &[LessonStep] = &[
         variants: &["outbox-pool"],
     },
     LessonStep {
+        id: "pool-load",
+        section: "7",
+        goal: Goal::PoolUnderLoad,
+        goal_text: "api == outbox_pool_begin && lost_by(kill(api))",
+        measurement: false,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
         id: "rollback",
         section: "3.2",
         goal: Goal::RolledBackTogether,
@@ -266,6 +275,7 @@ pub fn scenario(goal: Goal) -> Scenario {
             "lesson-pool",
             "An outbox table, both INSERTs through the pool, 10 tasks and no kills yet: lose an event anyway",
         ),
+        Goal::PoolUnderLoad => pool_load(1),
         Goal::InboxOwnTxBreaks => named(
             sandbox(ApiMode::Outbox, 10),
             "lesson-inbox-own-tx",
@@ -273,6 +283,24 @@ pub fn scenario(goal: Goal) -> Scenario {
         ),
     }
 }
+
+/// BEGIN … COMMIT through `pool.query` on a pool of two connections (node-postgres's
+/// default is 10: two keeps "more requests than connections" within the page's three API
+/// instances), `apis` requests at once, 30 tasks, no kills yet.
+fn pool_load(apis: u32) -> Scenario {
+    let mut s = sandbox(ApiMode::OutboxPoolBegin, 30);
+    s.config.set_api(ApiMode::OutboxPoolBegin);
+    s.config.set_pool_size(POOL_LOAD_CONNECTIONS);
+    s.config.set_apis(apis);
+    named(
+        s,
+        "lesson-pool-load",
+        "BEGIN … COMMIT, each statement through pool.query, a pool of 2, one request at a time and no kills yet: kill the API between its INSERTs, then raise the API instances to 3",
+    )
+}
+
+/// The pool of the `pool-load` step.
+pub const POOL_LOAD_CONNECTIONS: u32 = 2;
 
 /// The republish preset without its kill, and fewer events: the learner makes the relay
 /// send one twice.
@@ -361,6 +389,17 @@ pub fn solution(goal: Goal) -> (Scenario, Vec<Action>) {
         Goal::PhantomEvent => (own, vec![arm("api", Step::Commit)]),
         // Dies after the task's own COMMIT, before the event's INSERT.
         Goal::PoolLosesEvent => (own, vec![arm("api", Step::InsertEvent)]),
+        // Three requests on two connections: the server dies whenever request 1 reaches
+        // its event's INSERT; some other request's task has been committed by then.
+        Goal::PoolUnderLoad => {
+            let every = Action::ArmKill {
+                process: "api-1".into(),
+                step: Step::InsertEvent,
+                when: When::Always,
+                times: None,
+            };
+            (pool_load(3), vec![every])
+        }
         Goal::SkipLockedOff => (from_preset("two-relays-no-lock"), vec![]),
         Goal::CdcSurvivesKill => (own, vec![arm("cdc", Step::SaveOffset)]),
         Goal::CleanerKeepsUnpublished => (from_preset("cleaner-published-only"), vec![]),

@@ -34,12 +34,25 @@ pub enum ApiMode {
     /// leaves the task without its event (the lesson's §7: why `hodisaYoz` takes a
     /// `PoolClient`, not a `Pool`).
     OutboxPool,
+    /// An outbox table and BEGIN / INSERT task / INSERT outbox / COMMIT, but every
+    /// statement is its own `pool.query` (issue #43): node-postgres hands each one an idle
+    /// connection of a pool of [`Config::pool_size`]. One request at a time gets the
+    /// connection it just released back, so its four statements share one transaction
+    /// ("it works on my laptop"); with more requests than connections a released one goes
+    /// to the first waiting statement, so requests share transactions: one request's
+    /// COMMIT commits another's row, and a death between the INSERTs loses an event. Here
+    /// the API instances are the concurrent requests of one Node server and its one pool:
+    /// killing any of them is the server's death (every connection closes).
+    OutboxPoolBegin,
 }
 
 impl ApiMode {
     /// Whether the API writes its events into the outbox table, so that a relay has work.
     pub fn uses_outbox(self) -> bool {
-        matches!(self, ApiMode::Outbox | ApiMode::OutboxPool)
+        matches!(
+            self,
+            ApiMode::Outbox | ApiMode::OutboxPool | ApiMode::OutboxPoolBegin
+        )
     }
 
     /// The API's step right after its (last) COMMIT: where the canon kills it. In the
@@ -47,7 +60,10 @@ impl ApiMode {
     pub fn step_after_commit(self) -> Step {
         match self {
             ApiMode::DualWriteDbFirst => Step::QueueAdd,
-            ApiMode::DualWriteQueueFirst | ApiMode::Outbox | ApiMode::OutboxPool => Step::Respond,
+            ApiMode::DualWriteQueueFirst
+            | ApiMode::Outbox
+            | ApiMode::OutboxPool
+            | ApiMode::OutboxPoolBegin => Step::Respond,
         }
     }
 }
@@ -144,6 +160,11 @@ pub struct Config {
     /// every `apis`-th task: with more than one, transactions commit out of id order (#20).
     #[serde(skip_serializing_if = "is_one")]
     pub apis: u8,
+    /// Connections in the API's node-postgres pool (`new Pool({ max })`, 1..=
+    /// [`MAX_POOL_SIZE`]; node-postgres's default is 10). Only `outbox_pool_begin` reads
+    /// it; left out of the JSON at its default, so files from before it read as before.
+    #[serde(skip_serializing_if = "is_default_pool_size")]
+    pub pool_size: u8,
     /// The API connects as `vazifalar_ilova` (INSERT-only on the outbox).
     pub api_app_role: bool,
     /// Number of polling relays (0–3). Dual-write modes usually run none.
@@ -208,6 +229,7 @@ impl Default for Config {
         Config {
             api: ApiMode::Outbox,
             apis: 1,
+            pool_size: DEFAULT_POOL_SIZE,
             api_app_role: true,
             relays: 1,
             relay: RelayConfig::default(),
@@ -240,6 +262,11 @@ impl Config {
         } else {
             0
         };
+    }
+
+    /// Sets the API pool's connections (`outbox_pool_begin`), held to 1..=[`MAX_POOL_SIZE`].
+    pub fn set_pool_size(&mut self, n: u32) {
+        self.pool_size = n.clamp(1, u32::from(MAX_POOL_SIZE)) as u8;
     }
 
     /// Sets the number of API instances, held to 1..=[`MAX_APIS`].
@@ -488,6 +515,11 @@ pub const MAX_SCRIPT: usize = 48;
 pub const MAX_PROCS: usize = 16;
 const _: () = assert!(MAX_PROCS.is_power_of_two() && MAX_PROCS <= 64);
 
+/// node-postgres's `Pool` default `max` (the issue's real runs used it).
+pub const DEFAULT_POOL_SIZE: u8 = 10;
+/// The most connections a scenario's API pool may have.
+pub const MAX_POOL_SIZE: u8 = 100;
+
 /// The most API instances a configuration may run.
 pub const MAX_APIS: u8 = 3;
 /// The most rows a relay's poll may take (`partiya`).
@@ -538,6 +570,10 @@ impl Scenario {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn is_default_pool_size(n: &u8) -> bool {
+    *n == DEFAULT_POOL_SIZE
 }
 
 fn is_one(n: &u8) -> bool {

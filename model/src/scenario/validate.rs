@@ -5,7 +5,8 @@
 
 use super::{
     proc_index, Fault, Scenario, ScenarioError, When, MAX_APIS, MAX_BATCH_SIZE, MAX_DURATION_TICKS,
-    MAX_FAULTS, MAX_RELAYS, MAX_SCHEDULE, MAX_SCHEDULE_TICK, MAX_SCRIPT, MAX_TASKS, MAX_WORKERS,
+    MAX_FAULTS, MAX_POOL_SIZE, MAX_RELAYS, MAX_SCHEDULE, MAX_SCHEDULE_TICK, MAX_SCRIPT, MAX_TASKS,
+    MAX_WORKERS,
 };
 
 impl Scenario {
@@ -41,6 +42,13 @@ impl Scenario {
         }
         if self.config.relays > MAX_RELAYS {
             return invalid("config.relays", format!("at most {MAX_RELAYS}"));
+        }
+        if !(1..=MAX_POOL_SIZE).contains(&self.config.pool_size) {
+            return Err(ScenarioError {
+                field: "config.pool_size".into(),
+                message: format!("must be 1..={MAX_POOL_SIZE}"),
+                limit: Some(u64::from(MAX_POOL_SIZE)),
+            });
         }
         if self.config.workers > MAX_WORKERS {
             return invalid("config.workers", format!("at most {MAX_WORKERS}"));

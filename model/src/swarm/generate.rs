@@ -88,6 +88,9 @@ fn config(r: &mut Rng) -> Config {
     Config {
         api,
         apis: one_to_three(r),
+        // The pooled BEGIN API is not drawn (it would change every drawn world): its
+        // pool keeps the default.
+        pool_size: crate::scenario::DEFAULT_POOL_SIZE,
         api_app_role: !dual && r.chance(1, 2),
         relays: if r.chance(if dual { 4 } else { 1 }, 10) {
             0

@@ -46,6 +46,14 @@ impl World {
         let pid = Some(ProcId(i as u8));
         let step = self.procs[i].pc;
         match step {
+            Step::Begin | Step::InsertTask | Step::InsertEvent | Step::Commit
+                if self.cfg.api == ApiMode::OutboxPoolBegin =>
+            {
+                self.run_pool_statement(i)
+            }
+            Step::Rollback if matches!(self.api_req(i).pool, super::Hold::Conn(_)) => {
+                self.run_pool_statement(i)
+            }
             Step::Begin => {
                 let role = if self.cfg.api_app_role {
                     Role::App

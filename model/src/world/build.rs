@@ -94,6 +94,7 @@ impl World {
             dead: 0,
             scratch: Default::default(),
             gates: Gates::default(),
+            pool: Default::default(),
             cfg,
         }
     }

@@ -60,6 +60,10 @@ impl World {
         let open = (order.iter().enumerate())
             .filter_map(|(k, &i)| self.procs[i].tx.map(|t| (t, 2 + k as u64)));
         self.db.hash_state(h, &tx_name, open, ages);
+        if self.cfg.api == crate::scenario::ApiMode::OutboxPoolBegin {
+            self.pool
+                .hash_state(h, tick, &tx_name, &|i| place[i] as u64);
+        }
         self.queue
             .hash_state(h, tick, &|p| place[p.0 as usize] as u16);
         self.auditor.hash_state(h);
@@ -165,7 +169,7 @@ impl World {
             }
             Mem::Api { req: None } => h.write_u64(0xC0),
             Mem::Api { req: Some(r) } => {
-                h.write_u64(0xC0 | 1 << 8 | (r.added as u64) << 9);
+                h.write_u64(0xC0 | 1 << 8 | (r.added as u64) << 9 | r.pool.code() << 10);
                 h.write_u64(r.intent as u64 | (r.event.0 as u64) << 32);
             }
             Mem::Relay(m) => hash_relay(h, m),

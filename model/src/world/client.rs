@@ -28,8 +28,13 @@ impl World {
                         intent: next,
                         event: e,
                         added: false,
+                        pool: super::Hold::Nothing,
                     }),
                 );
+                if self.cfg.api == crate::scenario::ApiMode::OutboxPoolBegin {
+                    // The handler's first `pool.query` (BEGIN) asks for a connection.
+                    self.pool_checkout(a);
+                }
                 self.procs[a].pc = self.procs[a].program[0];
                 self.procs[a].arrived = false;
                 // In place: the memory is the client's (no drop of the old value).

@@ -289,6 +289,10 @@ impl World {
         };
         self.log(Some(pid), Some(step), Note::Killed);
         self.mix(0xDEAD ^ i as u64);
+        if kind == ProcKind::Api && self.cfg.api == crate::scenario::ApiMode::OutboxPoolBegin {
+            // The requests share one server and its pool: it dies with all of them.
+            self.pool_down();
+        }
     }
 
     /// What a killed process's memory leaves behind (`old`, its memory before the kill;

@@ -8,7 +8,7 @@ use super::gate_state::{
     GATE_AT, GATE_NEVER, GATE_UP, GATE_WAITING,
 };
 use super::CheckLevel;
-use super::{Mem, Proc, RelayMem, Wait, World};
+use super::{Hold, Mem, Proc, RelayMem, Wait, World};
 use crate::action::Step;
 use crate::ids::TxId;
 use crate::queue::Health;
@@ -78,7 +78,7 @@ impl World {
                 *next < self.tasks_total && f.api_ready >> i & 1 != 0
             }
             (Mem::Client { reply, .. }, _) => reply.is_some(),
-            (Mem::Api { req }, _) => req.is_some(),
+            (Mem::Api { req }, _) => req.as_ref().is_some_and(|r| r.pool != Hold::Waits),
             (Mem::Relay(_), Step::Begin) => self.tick >= p.sleep_until,
             (Mem::Relay(_), _) => true,
             (Mem::Worker { job: None }, _) => f.has_waiting,
@@ -111,7 +111,10 @@ impl World {
                 (Mem::Client { reply, .. }, _) => {
                     [GATE_NEVER, GATE_ALWAYS][reply.is_some() as usize]
                 }
-                (Mem::Api { req }, _) => [GATE_NEVER, GATE_ALWAYS][req.is_some() as usize],
+                (Mem::Api { req }, _) => {
+                    let go = req.as_ref().is_some_and(|r| r.pool != Hold::Waits);
+                    [GATE_NEVER, GATE_ALWAYS][go as usize]
+                }
                 (Mem::Relay(_), Step::Begin) => GATE_AT,
                 (Mem::Relay(_), _) => GATE_ALWAYS,
                 (Mem::Worker { job: None }, _) => GATE_WAITING,
@@ -337,6 +340,9 @@ impl World {
             if let (false, Some(r)) = (p.alive, p.restart_at) {
                 consider(r.max(self.tick + 1));
             }
+        }
+        if let Some(at) = self.pool.next_close() {
+            consider(at.max(self.tick + 1));
         }
         if let Some((at, _)) = self.schedule.front() {
             consider((*at).max(self.tick + 1));

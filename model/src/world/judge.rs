@@ -87,6 +87,16 @@ impl World {
         if api_still_adds || self.outbox_carries(e) {
             return true;
         }
+        // Through the pool, an event's row may sit in a transaction another request
+        // began, on a connection that is still open: its COMMIT may yet come.
+        if self.cfg.api == crate::scenario::ApiMode::OutboxPoolBegin
+            && self
+                .db
+                .event_row(e)
+                .is_some_and(|r| self.db.is_open(r.xmin))
+        {
+            return true;
+        }
         let inbox_blocks = self.cfg.worker != WorkerMode::NoInbox && self.db.inbox_has(e);
         if !inbox_blocks && self.queue.can_deliver(e) {
             return true;
@@ -253,7 +263,8 @@ impl World {
             self.check_gates(None);
         }
         let g = &self.gates;
-        let (held, orphaned) = (bits(g.holds), g.orphan != 0);
+        // Idle pooled connections keep theirs (`world/pool.rs`).
+        let (held, orphaned) = (bits(g.holds) + self.pool.idle_txs(), g.orphan != 0);
         if held != self.db.open_transactions() || orphaned {
             self.violation(format!(
                 "no-orphan-transaction: {} open, {} held by processes",

@@ -13,7 +13,8 @@
 //! prefetch worlds (`recycle`), which process may run (`gates`), faults, kills
 //! and restarts (`faults`), judging events (`judge`), the log and the trace hash (`log`),
 //! the explorer's canonical hash (`canon`), what every program shares (`process`), the
-//! step lists and their SQL (`program`), and one file per process program.
+//! step lists and their SQL (`program`), one file per process program, and the API's
+//! node-postgres pool under `outbox_pool_begin` (`pool`, its state in `pool_state`).
 
 mod api;
 mod armed;
@@ -31,6 +32,8 @@ mod gates;
 mod judge;
 mod log;
 mod notes;
+mod pool;
+mod pool_state;
 mod process;
 mod procs;
 mod program;
@@ -51,6 +54,7 @@ pub use armed::ArmedKill;
 pub use cause::{Blow, Cause, Causes, Fate, Repeat, MAX_CAUSES};
 pub use counters::{CheckLevel, Counters};
 pub use notes::{FaultNote, LogEntry, Note, PINNED_CAP};
+pub use pool_state::{Hold, PgPool, POOL_IDLE_TIMEOUT_TICKS};
 pub use procs::{HeldJob, Mem, Proc, Request, Wait};
 pub use program::{program, script_sql, step_before, step_sql};
 pub use refusal::Refusal;

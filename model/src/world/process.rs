@@ -108,6 +108,13 @@ impl World {
         for &e in out.touched_events.iter().chain(&out.events) {
             self.touched.push(e);
         }
+        if out.committed && !self.pool.tasks.is_empty() {
+            // Tasks sent through the pool: any request's COMMIT may make one durable.
+            let tasks = std::mem::take(&mut out.tasks);
+            self.pool_tasks_committed(&tasks);
+            self.scratch.tasks = tasks;
+        }
+        let out = &mut self.scratch;
         if own_events && out.committed {
             for &e in &out.events {
                 self.auditor.committed(e);

@@ -27,6 +27,8 @@ pub struct Request {
     pub event: EventId,
     /// The event reached the queue (dual write) — after that the API holds nothing.
     pub added: bool,
+    /// What it holds of the node-postgres pool (`outbox_pool_begin`).
+    pub pool: super::Hold,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]

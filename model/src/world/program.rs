@@ -41,6 +41,10 @@ fn api_program(cfg: &Config) -> Vec<Step> {
         ApiMode::Outbox => vec![Begin, InsertTask, InsertEvent, Commit, Respond, Rollback],
         // Each INSERT is its own autocommitted transaction (BEGIN and COMMIT inside it).
         ApiMode::OutboxPool => vec![InsertTask, InsertEvent, Respond, Rollback],
+        // Each statement its own `pool.query` (`world/pool.rs`).
+        ApiMode::OutboxPoolBegin => {
+            vec![Begin, InsertTask, InsertEvent, Commit, Respond, Rollback]
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use super::cause::{Cause, Causes};
 use super::counters::CheckLevel;
 use super::gate_state::{Gates, Runnable};
 use super::notes::{LogEntry, Note};
+use super::pool_state::PgPool;
 use super::procs::Proc;
 use super::refusal::Refusal;
 use super::relay_mem::Poll;
@@ -89,6 +90,8 @@ pub struct World {
     /// Each process's runnable condition as far as its own state says, kept up to date
     /// for the processes marked `dirty` (see [`Gates`]).
     pub(super) gates: Gates,
+    /// The API's node-postgres pool (`outbox_pool_begin` only; empty otherwise).
+    pub(crate) pool: PgPool,
 }
 
 clone_reusing!(World {
@@ -114,7 +117,8 @@ clone_reusing!(World {
     held,
     dead,
     scratch,
-    gates
+    gates,
+    pool
 } refill {
     webhook_seen,
     external_seen,
@@ -215,6 +219,9 @@ impl World {
         }
         if self.tick >= self.next_stall_check {
             acted |= self.stall_check();
+        }
+        if !self.pool.idle.is_empty() && self.pool.next_close().is_some_and(|t| t <= self.tick) {
+            acted |= self.pool_close_idle();
         }
         if acted && self.history && !self.touched.is_empty() {
             // Judged now, while the cause is the scheduled action or the stalled check,

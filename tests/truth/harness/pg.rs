@@ -79,6 +79,11 @@ impl Pg {
         }
     }
 
+    /// The scratch database's URL (the pool truth's node harness connects to it).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
     pub fn session(&mut self, name: &str) {
         let mut client = Client::connect(&self.url, NoTls).expect("connect");
         let pid: i32 = client

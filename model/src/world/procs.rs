@@ -28,7 +28,7 @@ pub struct Request {
     /// The event reached the queue (dual write) — after that the API holds nothing.
     pub added: bool,
     /// What it holds of the node-postgres pool (`outbox_pool_begin`).
-    pub pool: super::Hold,
+    pub pool: super::pool_state::Hold,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]

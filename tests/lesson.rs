@@ -176,24 +176,8 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     assert_reached(client, "canon-outbox").await?;
     assert_eq!(counter(client, "queue_jobs").await?, "100");
 
-    // §3: three kills of the API at three steps lose nothing.
-    goto_step(client, "outbox-try").await?;
-    for step in ["insert_event", "commit", "respond"] {
-        click(client, &format!("arm-api-{step}")).await?;
-    }
-    run_to_end(client).await?;
-    assert_reached(client, "outbox-try").await?;
-    assert_eq!(counter(client, "lost").await?, "0");
-
-    // §7 (PoolClient): the same outbox table through the pool: a death between the two
-    // INSERTs loses the event.
-    goto_step(client, "pool").await?;
-    click(client, "arm-api-insert_event").await?;
-    run_to_end(client).await?;
-    assert_reached(client, "pool").await?;
-    assert_ne!(counter(client, "lost").await?, "0");
-
-    // #41: the rollback is the learner's act: the API killed after both INSERTs.
+    // §3.2 (#43: the guarantee before it is broken): the rollback is the learner's act.
+    // #41: the API killed after both INSERTs.
     goto_step(client, "rollback").await?;
     click(client, "arm-api-commit").await?;
     run_to_end(client).await?;
@@ -202,6 +186,7 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     let notice = text_of(client, "notice").await?;
     assert!(notice.contains("ROLLBACK"), "{notice}");
 
+    // §3.2: the app role writes only.
     goto_step(client, "app-role").await?;
     // #24: the psql card lists its statements' SQL, not "psql statement 3".
     let third = text_of(client, "step-psql-script-2").await?;
@@ -211,11 +196,27 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
         click(client, "stepproc-psql").await?;
     }
     assert_reached(client, "app-role").await?;
+
+    // §3: three kills of the API at three steps lose nothing.
+    goto_step(client, "outbox-try").await?;
+    for step in ["insert_event", "commit", "respond"] {
+        click(client, &format!("arm-api-{step}")).await?;
+    }
+    run_to_end(client).await?;
+    assert_reached(client, "outbox-try").await?;
+    assert_eq!(counter(client, "lost").await?, "0");
+
+    // §3.2 broken as §7 warns (PoolClient): the same outbox table through the pool: a
+    // death between the two INSERTs loses the event.
+    goto_step(client, "pool").await?;
+    click(client, "arm-api-insert_event").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "pool").await?;
+    assert_ne!(counter(client, "lost").await?, "0");
     Ok(())
 }
 
-/// §4: the relay's double send, two relays, SKIP LOCKED off, "try it yourself", CDC,
-/// cleanup.
+/// §4: the relay's double send, two relays, SKIP LOCKED off, "try it yourself", CDC.
 async fn walk_relay_steps(client: &Client) -> TestResult {
     // §4.2: the relay dies after the add, before the mark: the event goes out twice.
     goto_step(client, "relay-twice").await?;
@@ -231,9 +232,17 @@ async fn walk_relay_steps(client: &Client) -> TestResult {
     assert_reached(client, "two-relays").await?;
     assert_eq!(counter(client, "queue_jobs").await?, "200");
     assert_ne!(counter(client, "queue_dedup_hits").await?, "0");
+    // #43: SKIP LOCKED never waits on a lock; the counters say so for each relay.
+    assert_eq!(text_of(client, "count-lock-wait-relay-1").await?, "0");
+    assert_eq!(text_of(client, "count-lock-wait-relay-2").await?, "0");
 
-    // SKIP LOCKED off through the modes panel: the lock-free SELECT (option 3).
+    // SKIP LOCKED off through the modes panel: plain FOR UPDATE (option 1) waits on the
+    // other relay's locks (#43: what SKIP LOCKED saves); then the lock-free SELECT.
     goto_step(client, "no-skip-locked").await?;
+    set_value(client, "mode-lock", "1").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "no-skip-locked").await?;
+    assert_ne!(text_of(client, "count-lock-wait-relay-1").await?, "0");
     set_value(client, "mode-lock", "3").await?;
     run_to_end(client).await?;
     assert_reached(client, "no-skip-locked").await?;
@@ -250,22 +259,10 @@ async fn walk_relay_steps(client: &Client) -> TestResult {
     click(client, "arm-cdc-save_offset").await?;
     run_to_end(client).await?;
     assert_reached(client, "cdc").await?;
-
-    // Cleanup: the by-age cleaner loses events (goal not reached), the lesson's does not.
-    goto_step(client, "cleanup").await?;
-    run_to_end(client).await?;
-    assert!(
-        !reached(client).await?,
-        "the by-age cleaner reached the goal"
-    );
-    assert_ne!(counter(client, "lost").await?, "0");
-    click(client, "variant-cleaner-published-only").await?;
-    run_to_end(client).await?;
-    assert_reached(client, "cleanup").await?;
     Ok(())
 }
 
-/// §5 and §6: the delivery guarantees, guessed then revealed, and the inbox.
+/// §5 and §6: the delivery guarantees, guessed then revealed, and the inbox; §7's cleanup.
 async fn walk_delivery_and_inbox(client: &Client) -> TestResult {
     // §5: guess, then reveal.
     goto_step(client, "at-most-once").await?;
@@ -289,6 +286,50 @@ async fn walk_delivery_and_inbox(client: &Client) -> TestResult {
     click(client, "arm-worker-1-begin_second").await?;
     run_to_end(client).await?;
     assert_reached(client, "inbox-own-tx").await?;
+
+    // §7, after the guarantees (#43): the by-age cleaner loses events (goal not
+    // reached), the lesson's does not.
+    goto_step(client, "cleanup").await?;
+    run_to_end(client).await?;
+    assert!(
+        !reached(client).await?,
+        "the by-age cleaner reached the goal"
+    );
+    assert_ne!(counter(client, "lost").await?, "0");
+    click(client, "variant-cleaner-published-only").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "cleanup").await?;
+    Ok(())
+}
+
+/// The summary (#43, the seed's «Xulosa»): the lesson's results from the model's runs, ▶
+/// runs the canon outbox run with the relay's repeat, and the sources are one click away.
+async fn walk_summary(client: &Client) -> TestResult {
+    goto_step(client, "summary").await?;
+    // The seed's "bazada 100 vazifa, navbatda 90 hodisa — 10 tasi YO'QOLDI" and "3 marta
+    // yetkazildi → biznes amali 1 marta", as the model ran them.
+    assert_eq!(
+        text_of(client, "summary-dual").await?,
+        "Dual write: bazada 100, navbatda 90 — 10 tasi yo'qoldi"
+    );
+    assert_eq!(
+        text_of(client, "summary-inbox").await?,
+        "Inbox: yetkazildi 3 marta → biznes amali 1 marta"
+    );
+    run_to_end(client).await?;
+    assert_reached(client, "summary").await?;
+    // §2: "o'sha hodisa qayta yuborildi → navbatda baribir 100", with the 100 tasks.
+    assert_eq!(
+        text_of(client, "canon-line").await?,
+        "bazada 100; hodisa qayta yuborildi → navbatda baribir 100"
+    );
+    click(client, "summary-sources").await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(&css("sources")))
+        .await?;
+    click(client, "tab-path").await?;
     Ok(())
 }
 
@@ -365,6 +406,7 @@ async fn the_guided_path_is_walked_through_the_controls() {
         walk_dual_write_and_outbox(&client).await?;
         walk_relay_steps(&client).await?;
         walk_delivery_and_inbox(&client).await?;
+        walk_summary(&client).await?;
         progress_survives_a_reload(&client, &page).await?;
         Ok(())
     })

@@ -58,24 +58,25 @@ impl EventKind {
 /// The lesson's step ids, in its order: what a challenge's `lesson` field may name. Kept
 /// here, below both, so the challenge reader need not import the lesson (which builds
 /// on the challenge format); `lesson::steps`' tests hold it equal to `STEPS`.
-pub const LESSON_STEP_IDS: [&str; 19] = [
+pub const LESSON_STEP_IDS: [&str; 20] = [
     "lose-dual",
     "queue-first",
     "canon-dual",
     "canon-outbox",
-    "outbox-try",
-    "pool",
     "rollback",
     "app-role",
+    "outbox-try",
+    "pool",
     "relay-twice",
     "two-relays",
     "no-skip-locked",
     "why-inside",
     "cdc",
-    "cleanup",
     "at-most-once",
     "at-least-once",
     "effectively-once",
     "inbox-three",
     "inbox-own-tx",
+    "cleanup",
+    "summary",
 ];

@@ -152,6 +152,13 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             hint: Key::LInboxOwnTxHint,
             notes: Key::LInboxOwnTxNotes,
         },
+        "summary" => StepWords {
+            title: Key::LSummaryTitle,
+            body: Key::LSummaryBody,
+            goal: Key::LSummaryGoal,
+            hint: Key::LSummaryHint,
+            notes: Key::LSummaryNotes,
+        },
         _ => return None,
     })
 }

@@ -7,7 +7,7 @@
 
 use outbox_model::scenario::ScenarioError;
 use outbox_model::world::Refusal;
-use outbox_model::{Action, Counters, Scenario, World};
+use outbox_model::{Action, Scenario, World};
 
 use crate::i18n::{Key, Lang, Reason};
 use serde::{Deserialize, Serialize};
@@ -146,10 +146,16 @@ pub struct Sample {
     pub duplicate_effects: u64,
     pub deliveries: u64,
     pub tasks_in_db: u64,
+    /// Ticks the relays waited on row locks, together; and the events they published
+    /// per 100 ticks so far (#43: charted when a run has two relays).
+    pub lock_wait_ticks: u64,
+    pub published_per_100_ticks: u64,
 }
 
 impl Sample {
-    fn of(pos: u64, c: &Counters) -> Sample {
+    fn of(pos: u64, w: &World) -> Sample {
+        let c = w.counters();
+        let t = w.tally();
         Sample {
             pos,
             lost: c.lost,
@@ -157,6 +163,8 @@ impl Sample {
             duplicate_effects: c.duplicate_effects,
             deliveries: c.deliveries,
             tasks_in_db: c.tasks_in_db,
+            lock_wait_ticks: t.lock_wait_ticks(),
+            published_per_100_ticks: t.published_per_100_ticks(c.tick),
         }
     }
 }
@@ -212,7 +220,7 @@ impl Sim {
     /// A fresh run of a scenario. The scenario must be valid ([`Sim::check`]).
     pub fn new(scenario: Scenario) -> Sim {
         let world = World::new(&scenario);
-        let first = Sample::of(0, &world.counters());
+        let first = Sample::of(0, &world);
         Sim {
             checkpoints: vec![(0, world.clone())],
             scenario,
@@ -419,8 +427,7 @@ impl Sim {
         {
             self.samples.pop();
         }
-        self.samples
-            .push(Sample::of(self.pos, &self.world.counters()));
+        self.samples.push(Sample::of(self.pos, &self.world));
         // Grid points from 0 to pos number pos / every + 1, so once over the limit one
         // doubling roughly halves them; `every` stays below pos, far from overflowing,
         // and the cap only guards that reasoning.

@@ -52,6 +52,9 @@ pub enum Goal {
     /// An outbox table written through the pool (two transactions) still lost an event:
     /// the API died between the two INSERTs.
     PoolLosesEvent,
+    /// The summary (the seed's «Xulosa»): the canon outbox run with its republish ran to
+    /// the end — 100 tasks, still 100 jobs, nothing lost.
+    Summary,
 }
 
 /// One step of the guided path.

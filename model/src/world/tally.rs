@@ -7,6 +7,7 @@ use super::Note;
 use crate::action::Step;
 use crate::db::sqlstate;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The SQLSTATEs the lesson names, in the order of [`Tally::sql_errors`]; the last slot
 /// counts any other code.
@@ -30,6 +31,23 @@ pub struct Tally {
     /// Rows those polls published (the lesson's `tarqatildi`) and failed (`xato`).
     pub polls_published: u64,
     pub polls_failed: u64,
+    /// Each relay's own part (by process index), for the SKIP LOCKED comparison (#43):
+    /// only counted, never read by a rule.
+    pub relays: BTreeMap<u8, RelayTally>,
+}
+
+/// One relay's lock waits and output.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct RelayTally {
+    /// Ticks it spent blocked on a row lock another transaction held (plain `FOR UPDATE`
+    /// waits; SKIP LOCKED and NOWAIT never do): from the blocked statement to the relay's
+    /// next step.
+    pub lock_wait_ticks: u64,
+    /// Rows its committed polls published.
+    pub published: u64,
+    /// The tick its current wait began, while it waits.
+    #[serde(skip)]
+    pub(super) waiting_since: Option<u64>,
 }
 
 impl Tally {
@@ -46,10 +64,37 @@ impl Tally {
         }
     }
 
-    pub(super) fn poll(&mut self, published: u32, failed: u32) {
+    pub(super) fn poll(&mut self, relay: u8, published: u32, failed: u32) {
+        self.relays.entry(relay).or_default().published += published as u64;
         self.polls += 1;
         self.polls_published += published as u64;
         self.polls_failed += failed as u64;
+    }
+
+    /// A relay blocked on a row lock at `tick`.
+    pub(super) fn lock_wait_began(&mut self, relay: u8, tick: u64) {
+        let r = self.relays.entry(relay).or_default();
+        r.waiting_since.get_or_insert(tick);
+    }
+
+    /// A relay's wait ended at `tick` (it ran again, or it was killed).
+    pub(super) fn lock_wait_ended(&mut self, relay: u8, tick: u64) {
+        if let Some(r) = self.relays.get_mut(&relay) {
+            if let Some(since) = r.waiting_since.take() {
+                r.lock_wait_ticks += tick.saturating_sub(since);
+            }
+        }
+    }
+
+    /// Ticks every relay waited on row locks, together.
+    pub fn lock_wait_ticks(&self) -> u64 {
+        self.relays.values().map(|r| r.lock_wait_ticks).sum()
+    }
+
+    /// Events the relays published per 100 ticks of a run `ticks` long (0 before the
+    /// first tick).
+    pub fn published_per_100_ticks(&self, ticks: u64) -> u64 {
+        (self.polls_published * 100).checked_div(ticks).unwrap_or(0)
     }
 
     /// `(code, count)` for every code that occurred, "other" for codes not listed.

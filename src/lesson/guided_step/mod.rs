@@ -5,6 +5,7 @@
 pub mod step_actions;
 pub mod step_nav;
 pub mod step_variants;
+pub mod summary;
 pub mod what_happened;
 pub mod why_question;
 
@@ -17,6 +18,7 @@ use crate::lesson::ctl::use_lesson;
 use crate::lesson::guided_step::step_actions::StepActions;
 use crate::lesson::guided_step::step_nav::StepNav;
 use crate::lesson::guided_step::step_variants::{variant_kills, StepVariants};
+use crate::lesson::guided_step::summary::LessonSummary;
 use crate::lesson::guided_step::what_happened::WhatHappened;
 use crate::lesson::guided_step::why_question::WhyQuestion;
 use crate::lesson::predict::Predict;
@@ -43,6 +45,12 @@ pub fn GuidedStep() -> impl IntoView {
             words().hint
         })
     };
+    // The summary has no section number: it is the seed's «Xulosa».
+    let section = move || match STEPS[lesson.course.step.get()].section {
+        "" => i18n.t(Key::SummarySection).to_string(),
+        s => i18n.t(Key::SectionLabel).replace("{s}", s),
+    };
+    let is_summary = move || STEPS[lesson.course.step.get()].id == "summary";
     view! {
         <div class="lesson" data-testid="lesson">
             <StepNav/>
@@ -50,7 +58,7 @@ pub fn GuidedStep() -> impl IntoView {
                 <p class="lesson__meta">
                     <span data-testid="lesson-step-of">{step_of}</span>
                     " · "
-                    <span>{move || i18n.t(Key::SectionLabel).replace("{s}", STEPS[lesson.course.step.get()].section)}</span>
+                    <span>{section}</span>
                 </p>
                 <h2 class="lesson__title" data-testid="lesson-title">{move || i18n.t(words().title)}</h2>
                 <p class="lesson__body">{move || i18n.t(words().body)}</p>
@@ -70,6 +78,9 @@ pub fn GuidedStep() -> impl IntoView {
                 // needs an act of the learner, and its goal says which.
                 <Show when=move || STEPS[lesson.course.step.get()].measurement>
                     <p class="lesson__measurement" data-testid="lesson-measurement">{tr(Key::StepIsMeasurement)}</p>
+                </Show>
+                <Show when=is_summary>
+                    <LessonSummary/>
                 </Show>
                 <WhatHappened/>
                 <WhyQuestion/>

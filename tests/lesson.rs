@@ -233,8 +233,8 @@ async fn walk_relay_steps(client: &Client) -> TestResult {
     assert_eq!(counter(client, "queue_jobs").await?, "200");
     assert_ne!(counter(client, "queue_dedup_hits").await?, "0");
     // #43: SKIP LOCKED never waits on a lock; the counters say so for each relay.
-    assert_eq!(text_of(client, "count-lock-wait-relay-1").await?, "0");
-    assert_eq!(text_of(client, "count-lock-wait-relay-2").await?, "0");
+    assert_eq!(text_of(client, "lock-wait-relay-1").await?, "0");
+    assert_eq!(text_of(client, "lock-wait-relay-2").await?, "0");
 
     // SKIP LOCKED off through the modes panel: plain FOR UPDATE (option 1) waits on the
     // other relay's locks (#43: what SKIP LOCKED saves); then the lock-free SELECT.
@@ -242,7 +242,7 @@ async fn walk_relay_steps(client: &Client) -> TestResult {
     set_value(client, "mode-lock", "1").await?;
     run_to_end(client).await?;
     assert_reached(client, "no-skip-locked").await?;
-    assert_ne!(text_of(client, "count-lock-wait-relay-1").await?, "0");
+    assert_ne!(text_of(client, "lock-wait-relay-1").await?, "0");
     set_value(client, "mode-lock", "3").await?;
     run_to_end(client).await?;
     assert_reached(client, "no-skip-locked").await?;

@@ -41,7 +41,7 @@ pub fn RelayLocks() -> impl IntoView {
             .into_iter()
             .map(|(name, ticks)| {
                 let label = i18n.t(Key::CRelayLockWait).replace("{relay}", &name);
-                (format!("count-lock-wait-{name}"), ticks, label)
+                (format!("lock-wait-{name}"), ticks, label)
             })
             .collect();
         v.push((

@@ -782,3 +782,66 @@ async fn presenter_mode_runs_from_the_keyboard() {
     })
     .await;
 }
+
+/// #43: the summary step and the two relays' lock counters at the three screens the page
+/// is drawn for: nothing wider than the screen (the guarantees sit side by side where
+/// there is room, one under another on a phone), with a screenshot of each.
+#[tokio::test]
+async fn the_summary_and_the_relay_locks_fit_each_screen() {
+    for (w, h) in [(1920u32, 1080u32), (1280, 720), (412, 915)] {
+        let client = if w < 500 {
+            connect_phone(&env_url("OUTBOX_WEBDRIVER_URL"), w, h).await
+        } else {
+            session(w, h).await.0
+        };
+        let page = env_url("OUTBOX_E2E_URL");
+        with_session(client, move |client| async move {
+            if w >= 500 {
+                set_viewport(&client, w, h).await?;
+            }
+            open(&client, &page).await?;
+            goto_step(&client, "summary").await?;
+            let width = |id: &'static str| {
+                let client = client.clone();
+                async move {
+                    let v = client
+                        .execute(
+                            "const r = document.querySelector(arguments[0]).getBoundingClientRect();
+                             return [r.right, document.documentElement.clientWidth];",
+                            vec![css(id).into()],
+                        )
+                        .await?;
+                    let n = |i: usize| v[i].as_f64().unwrap_or(f64::MAX);
+                    Ok::<_, fantoccini::error::CmdError>((n(0), n(1)))
+                }
+            };
+            let (right, screen) = width("lesson-summary").await?;
+            assert!(
+                right <= screen + 0.5,
+                "{w}: summary ends at {right} of {screen}"
+            );
+            screenshot(&client, &format!("summary-{w}x{h}.png")).await?;
+            goto_step(&client, "no-skip-locked").await?;
+            set_value(&client, "mode-lock", "1").await?;
+            run_to_end(&client).await?;
+            if w < 500 {
+                // A phone shows four counters; the rest, these among them, on a tap.
+                click(&client, "counters-more").await?;
+            }
+            let (right, screen) = width("relay-locks").await?;
+            assert!(
+                right <= screen + 0.5,
+                "{w}: lock counters end at {right} of {screen}"
+            );
+            client
+                .execute(
+                    "document.querySelector(arguments[0]).scrollIntoView({block: 'center'});",
+                    vec![css("relay-locks").into()],
+                )
+                .await?;
+            screenshot(&client, &format!("relay-locks-{w}x{h}.png")).await?;
+            Ok(())
+        })
+        .await;
+    }
+}

@@ -44,11 +44,7 @@ pub fn RelayLocks() -> impl IntoView {
                 (format!("lock-wait-{name}"), ticks, label)
             })
             .collect();
-        v.push((
-            "count-throughput".into(),
-            rate,
-            i18n.t(Key::CThroughput).into(),
-        ));
+        v.push(("throughput".into(), rate, i18n.t(Key::CThroughput).into()));
         v.into_iter()
             .map(|(id, value, label)| {
                 view! {

@@ -783,6 +783,18 @@ async fn presenter_mode_runs_from_the_keyboard() {
     .await;
 }
 
+/// Scrolls the element to the middle of the screen (on a phone the stage's controls stay
+/// at its top and bottom, over what a click scrolled just into view).
+async fn centre(client: &Client, testid: &str) -> TestResult {
+    client
+        .execute(
+            "document.querySelector(arguments[0]).scrollIntoView({block: 'center'});",
+            vec![css(testid).into()],
+        )
+        .await?;
+    Ok(())
+}
+
 /// #43: the summary step and the two relays' lock counters at the three screens the page
 /// is drawn for: nothing wider than the screen (the guarantees sit side by side where
 /// there is room, one under another on a phone), with a screenshot of each.
@@ -800,7 +812,9 @@ async fn the_summary_and_the_relay_locks_fit_each_screen() {
                 set_viewport(&client, w, h).await?;
             }
             open(&client, &page).await?;
+            centre(&client, "lesson-nav-summary").await?;
             goto_step(&client, "summary").await?;
+            // Where the element's box ends, and the screen's width.
             let width = |id: &'static str| {
                 let client = client.clone();
                 async move {
@@ -821,14 +835,17 @@ async fn the_summary_and_the_relay_locks_fit_each_screen() {
                 "{w}: summary ends at {right} of {screen}"
             );
             screenshot(&client, &format!("summary-{w}x{h}.png")).await?;
+            centre(&client, "lesson-nav-no-skip-locked").await?;
             goto_step(&client, "no-skip-locked").await?;
+            centre(&client, "mode-lock").await?;
             set_value(&client, "mode-lock", "1").await?;
             run_to_end(&client).await?;
             if w < 500 {
+                centre(&client, "counters-more").await?;
                 // A phone shows four counters; the rest, these among them, on a tap.
                 click(&client, "counters-more").await?;
             }
-            let (right, screen) = width("relay-locks").await?;
+            let (right, screen) = width("throughput").await?;
             assert!(
                 right <= screen + 0.5,
                 "{w}: lock counters end at {right} of {screen}"
@@ -836,7 +853,7 @@ async fn the_summary_and_the_relay_locks_fit_each_screen() {
             client
                 .execute(
                     "document.querySelector(arguments[0]).scrollIntoView({block: 'center'});",
-                    vec![css("relay-locks").into()],
+                    vec![css("throughput").into()],
                 )
                 .await?;
             screenshot(&client, &format!("relay-locks-{w}x{h}.png")).await?;

@@ -237,8 +237,7 @@ pub fn CountersPanel() -> impl IntoView {
             <h2 class="visually-hidden">{tr(Key::CountersHeading)}</h2>
             <div class="counters__row counters__row--flow">{tiles(FLOW, "counter--big")}</div>
             <div class="counters__row counters__row--harm">{tiles(HARM, "counter--big")}</div>
-            <div class="counters__row counters__row--small">{tiles(SMALL, "counter--small")}</div>
-            <RelayLocks/>
+            <div class="counters__row counters__row--small">{tiles(SMALL, "counter--small")}<RelayLocks/></div>
             <p class="counters__canon" data-testid="canon-line" hidden=move || !canon()>{line}</p>
             <button
                 type="button"

@@ -1,7 +1,7 @@
 //! SKIP LOCKED's reason on screen (#43): in a run with two relays or more, each relay's
-//! ticks waited on a row lock and the events published per 100 ticks, as small counter
-//! tiles under the counters. With plain FOR UPDATE the end counts equal SKIP LOCKED's (the
-//! model steps one process a tick), so these are what differs.
+//! ticks waited on a row lock and the events published per 100 ticks, as tiles among the
+//! small counters. With plain FOR UPDATE the end counts equal SKIP LOCKED's (the model
+//! steps one process a tick), so these are what differs.
 
 use leptos::prelude::*;
 
@@ -58,7 +58,9 @@ pub fn RelayLocks() -> impl IntoView {
     };
     view! {
         <Show when=shown>
-            <div class="counters__row counters__row--small counters__row--relays" data-testid="relay-locks">
+            // Tiles of the small counters' row (the wrapper draws no box of its own): the
+            // row keeps its place in every layout, and a phone shows it under "more".
+            <div class="counters__relays" data-testid="relay-locks">
                 {tiles}
             </div>
         </Show>

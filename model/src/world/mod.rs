@@ -44,7 +44,7 @@ pub use program::{program, script_sql, step_before, step_sql};
 pub use refusal::Refusal;
 pub use relay::{Poll, RelayMem};
 pub use session::{ScriptResult, PG_SLEEP_TICKS};
-pub use tally::{Tally, SQL_ERROR_CODES};
+pub use tally::{RelayTally, Tally, SQL_ERROR_CODES};
 
 use crate::auditor::{Auditor, TaskRef};
 use crate::db::Db;

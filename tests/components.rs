@@ -667,7 +667,7 @@ async fn two_relays_show_their_lock_waits_and_throughput() {
     let (host, _) = mount_with(sim, || view! { <CountersPanel/> });
     settle().await;
     assert_eq!(names, ["relay-1", "relay-2"]);
-    let waits: Vec<u64> = tally.relays.values().map(|r| r.lock_wait_ticks).collect();
+    let waits: Vec<u64> = tally.relays.iter().map(|r| r.lock_wait_ticks).collect();
     for (name, ticks) in names.iter().zip(&waits) {
         assert!(*ticks > 0, "{name} never waited under plain FOR UPDATE");
         assert_eq!(text(&host, &format!("lock-wait-{name}")), ticks.to_string());
@@ -709,9 +709,15 @@ async fn the_republish_canon_line_says_still_100() {
 #[wasm_bindgen_test]
 async fn the_summary_step_shows_the_models_results_and_opens_the_sources() {
     use outbox_playground::lesson::ctl::Tab;
+    use outbox_playground::lesson::guided_step::summary::LessonSummary;
     use outbox_playground::lesson::panel::LessonPanel;
+    // The page hands in the side tabs' door (app/lazy.rs); here the panel itself.
     let (host, lesson) = mount_lesson(1, "summary", || {
-        view! { <LessonPanel workshop_open=Signal::derive(|| false) workshop_card=|| () side_tab=Callback::new(|_| ().into_any())/> }
+        let side_tab = Callback::new(|tab| match tab {
+            Tab::Summary => view! { <LessonSummary/> }.into_any(),
+            _ => ().into_any(),
+        });
+        view! { <LessonPanel workshop_open=Signal::derive(|| false) workshop_card=|| () side_tab/> }
     });
     settle().await;
     assert!(text(&host, "lesson-step").contains(t(Lang::Uz, Key::SummarySection)));

@@ -16,7 +16,7 @@ fn waits(w: &outbox_model::World) -> Vec<(String, u64)> {
         .enumerate()
         .filter(|(_, p)| p.kind == outbox_model::world::ProcKind::Relay)
         .map(|(i, p)| {
-            let ticks = t.relays.get(&(i as u8)).map_or(0, |r| r.lock_wait_ticks);
+            let ticks = t.relay(i as u8).map_or(0, |r| r.lock_wait_ticks);
             (p.name.clone(), ticks)
         })
         .collect()

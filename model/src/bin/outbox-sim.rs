@@ -196,12 +196,7 @@ fn relay_locks(w: &World) -> Value {
     let mut out = Map::new();
     for (i, p) in w.procs().iter().enumerate() {
         if p.kind == ProcKind::Relay {
-            let r = w
-                .tally()
-                .relays
-                .get(&(i as u8))
-                .cloned()
-                .unwrap_or_default();
+            let r = w.tally().relay(i as u8).cloned().unwrap_or_default();
             out.insert(
                 p.name.clone(),
                 json!({"lock_wait_ticks": r.lock_wait_ticks, "tarqatildi": r.published}),

@@ -14,17 +14,18 @@ use outbox_model::lesson::STEPS;
 
 use crate::i18n::lesson_words::step_words;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::lesson::ctl::use_lesson;
+use crate::lesson::ctl::{use_lesson, Tab};
 use crate::lesson::guided_step::step_actions::StepActions;
 use crate::lesson::guided_step::step_nav::StepNav;
 use crate::lesson::guided_step::step_variants::{variant_kills, StepVariants};
-use crate::lesson::guided_step::summary::LessonSummary;
 use crate::lesson::guided_step::what_happened::WhatHappened;
 use crate::lesson::guided_step::why_question::WhyQuestion;
 use crate::lesson::predict::Predict;
 
+/// `side_tab`: the lesson's side tabs' door (`app/lazy.rs`), which also draws the summary
+/// step's panel (#43: its code is not in the first load).
 #[component]
-pub fn GuidedStep() -> impl IntoView {
+pub fn GuidedStep(#[prop(into)] side_tab: Callback<Tab, AnyView>) -> impl IntoView {
     let lesson = use_lesson();
     let i18n = use_i18n();
     let words =
@@ -80,7 +81,7 @@ pub fn GuidedStep() -> impl IntoView {
                     <p class="lesson__measurement" data-testid="lesson-measurement">{tr(Key::StepIsMeasurement)}</p>
                 </Show>
                 <Show when=is_summary>
-                    <LessonSummary/>
+                    {move || side_tab.run(Tab::Summary)}
                 </Show>
                 <WhatHappened/>
                 <WhyQuestion/>

@@ -308,10 +308,14 @@ async fn walk_summary(client: &Client) -> TestResult {
     goto_step(client, "summary").await?;
     // The seed's "bazada 100 vazifa, navbatda 90 hodisa — 10 tasi YO'QOLDI" and "3 marta
     // yetkazildi → biznes amali 1 marta", as the model ran them.
-    assert_eq!(
-        text_of(client, "summary-dual").await?,
-        "Dual write: bazada 100, navbatda 90 — 10 tasi yo'qoldi"
-    );
+    // The panel's code loads with the side tabs' chunk (app/lazy.rs): wait for it.
+    wait_for_text(
+        client,
+        "summary-dual",
+        "Dual write: bazada 100, navbatda 90 — 10 tasi yo'qoldi",
+        20,
+    )
+    .await?;
     assert_eq!(
         text_of(client, "summary-inbox").await?,
         "Inbox: yetkazildi 3 marta → biznes amali 1 marta"
@@ -814,6 +818,11 @@ async fn the_summary_and_the_relay_locks_fit_each_screen() {
             open(&client, &page).await?;
             centre(&client, "lesson-nav-summary").await?;
             goto_step(&client, "summary").await?;
+            client
+                .wait()
+                .at_most(Duration::from_secs(20))
+                .for_element(Locator::Css(&css("lesson-summary")))
+                .await?;
             // Where the element's box ends, and the screen's width.
             let width = |id: &'static str| {
                 let client = client.clone();

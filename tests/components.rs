@@ -645,3 +645,102 @@ async fn a_retry_after_remove_on_fail_is_refused_in_the_readers_language() {
     );
     assert!(said.contains("removeOnFail"), "{said}");
 }
+
+// #43: SKIP LOCKED's reason on screen, the republish's canon line, the summary step.
+
+/// Two relays with plain FOR UPDATE: each relay's lock waits and the published per 100
+/// ticks are the model's numbers; a run with one relay shows none of them.
+#[wasm_bindgen_test]
+async fn two_relays_show_their_lock_waits_and_throughput() {
+    let mut sim = Sim::new(preset("two-relays-wait").unwrap());
+    while sim.tick() {}
+    let (tally, tick, names) = {
+        let w = sim.world();
+        let relays: Vec<String> = w
+            .procs()
+            .iter()
+            .filter(|p| p.kind == outbox_model::world::ProcKind::Relay)
+            .map(|p| p.name.clone())
+            .collect();
+        (w.tally().clone(), w.counters().tick, relays)
+    };
+    let (host, _) = mount_with(sim, || view! { <CountersPanel/> });
+    settle().await;
+    assert_eq!(names, ["relay-1", "relay-2"]);
+    let waits: Vec<u64> = tally.relays.iter().map(|r| r.lock_wait_ticks).collect();
+    for (name, ticks) in names.iter().zip(&waits) {
+        assert!(*ticks > 0, "{name} never waited under plain FOR UPDATE");
+        assert_eq!(text(&host, &format!("lock-wait-{name}")), ticks.to_string());
+    }
+    assert_eq!(
+        text(&host, "throughput"),
+        tally.published_per_100_ticks(tick).to_string()
+    );
+    // The label names the relay, in the page's language.
+    let label = t(Lang::Uz, Key::CRelayLockWait).replace("{relay}", "relay-1");
+    assert!(text(&host, "relay-locks").contains(&label));
+
+    let mut one = Sim::new(preset("canon-outbox").unwrap());
+    while one.tick() {}
+    let (host, _) = mount_with(one, || view! { <CountersPanel/> });
+    settle().await;
+    assert!(host
+        .query_selector("[data-testid=\"relay-locks\"]")
+        .unwrap()
+        .is_none());
+}
+
+/// The canon republish run reads as the lesson's §2 line: "o'sha hodisa qayta yuborildi
+/// → navbatda baribir 100", with the 100 tasks of the canon run.
+#[wasm_bindgen_test]
+async fn the_republish_canon_line_says_still_100() {
+    let mut sim = Sim::new(preset("canon-republish").unwrap());
+    while sim.tick() {}
+    let (host, _) = mount_with(sim, || view! { <CountersPanel/> });
+    settle().await;
+    assert_eq!(
+        text(&host, "canon-line"),
+        "bazada 100; hodisa qayta yuborildi → navbatda baribir 100"
+    );
+}
+
+/// The summary step: its section is the seed's «Xulosa», its results are the model's runs
+/// (the lesson's 100/90, 100/100 and 3 → 1), and its sources button opens the sources.
+#[wasm_bindgen_test]
+async fn the_summary_step_shows_the_models_results_and_opens_the_sources() {
+    use outbox_playground::lesson::ctl::Tab;
+    use outbox_playground::lesson::guided_step::summary::LessonSummary;
+    use outbox_playground::lesson::panel::LessonPanel;
+    // The page hands in the side tabs' door (app/lazy.rs); here the panel itself.
+    let (host, lesson) = mount_lesson(1, "summary", || {
+        let side_tab = Callback::new(|tab| match tab {
+            Tab::Summary => view! { <LessonSummary/> }.into_any(),
+            _ => ().into_any(),
+        });
+        view! { <LessonPanel workshop_open=Signal::derive(|| false) workshop_card=|| () side_tab/> }
+    });
+    settle().await;
+    assert!(text(&host, "lesson-step").contains(t(Lang::Uz, Key::SummarySection)));
+    let n = outbox_model::lesson::summary();
+    // The seed: "bazada 100 vazifa, navbatda 90 hodisa — 10 tasi YO'QOLDI".
+    assert_eq!((n.dual.db, n.dual.queue, n.dual.lost), (100, 90, 10));
+    let dual = t(Lang::Uz, Key::SummaryDual)
+        .replace("{db}", "100")
+        .replace("{q}", "90")
+        .replace("{lost}", "10");
+    assert_eq!(text(&host, "summary-dual"), dual);
+    // "3 marta yetkazildi → biznes amali 1 marta".
+    let inbox = t(Lang::Uz, Key::SummaryInbox)
+        .replace("{n}", &n.deliveries.to_string())
+        .replace("{e}", &n.effects.to_string());
+    assert_eq!(text(&host, "summary-inbox"), inbox);
+    assert!(text(&host, "summary-inbox").contains('3'));
+    assert_eq!(
+        testids(&host, "summary-").len(),
+        6,
+        "four results, guarantees, sources"
+    );
+    by_testid(&host, "summary-sources").click();
+    settle().await;
+    assert_eq!(lesson.tab.get_untracked(), Tab::RealWork);
+}

@@ -178,6 +178,27 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     assert_reached(client, "canon-outbox").await?;
     assert_eq!(counter(client, "queue_jobs").await?, "100");
 
+    // §3.2 (#43: the guarantee before it is broken): the rollback is the learner's act.
+    // #41: the API killed after both INSERTs.
+    goto_step(client, "rollback").await?;
+    click(client, "arm-api-commit").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "rollback").await?;
+    // #24: all zeros, and a word on where the written rows went.
+    let notice = text_of(client, "notice").await?;
+    assert!(notice.contains("ROLLBACK"), "{notice}");
+
+    // §3.2: the app role writes only.
+    goto_step(client, "app-role").await?;
+    // #24: the psql card lists its statements' SQL, not "psql statement 3".
+    let third = text_of(client, "step-psql-script-2").await?;
+    assert!(third.starts_with("INSERT INTO outbox"), "{third}");
+    // #41: the attacker's statements, stepped by hand up to SELECT count(*).
+    for _ in 0..4 {
+        click(client, "stepproc-psql").await?;
+    }
+    assert_reached(client, "app-role").await?;
+
     // §3: three kills of the API at three steps lose nothing.
     goto_step(client, "outbox-try").await?;
     for step in ["insert_event", "commit", "respond"] {
@@ -187,8 +208,8 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     assert_reached(client, "outbox-try").await?;
     assert_eq!(counter(client, "lost").await?, "0");
 
-    // §7 (PoolClient): the same outbox table through the pool: a death between the two
-    // INSERTs loses the event.
+    // §3.2 broken as §7 warns (PoolClient): the same outbox table through the pool: a
+    // death between the two INSERTs loses the event.
     goto_step(client, "pool").await?;
     click(client, "arm-api-insert_event").await?;
     run_to_end(client).await?;
@@ -211,30 +232,10 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     run_to_end(client).await?;
     assert_reached(client, "pool-load").await?;
     assert_ne!(counter(client, "lost").await?, "0");
-
-    // #41: the rollback is the learner's act: the API killed after both INSERTs.
-    goto_step(client, "rollback").await?;
-    click(client, "arm-api-commit").await?;
-    run_to_end(client).await?;
-    assert_reached(client, "rollback").await?;
-    // #24: all zeros, and a word on where the written rows went.
-    let notice = text_of(client, "notice").await?;
-    assert!(notice.contains("ROLLBACK"), "{notice}");
-
-    goto_step(client, "app-role").await?;
-    // #24: the psql card lists its statements' SQL, not "psql statement 3".
-    let third = text_of(client, "step-psql-script-2").await?;
-    assert!(third.starts_with("INSERT INTO outbox"), "{third}");
-    // #41: the attacker's statements, stepped by hand up to SELECT count(*).
-    for _ in 0..4 {
-        click(client, "stepproc-psql").await?;
-    }
-    assert_reached(client, "app-role").await?;
     Ok(())
 }
 
-/// §4: the relay's double send, two relays, SKIP LOCKED off, "try it yourself", CDC,
-/// cleanup.
+/// §4: the relay's double send, two relays, SKIP LOCKED off, "try it yourself", CDC.
 async fn walk_relay_steps(client: &Client) -> TestResult {
     // §4.2: the relay dies after the add, before the mark: the event goes out twice.
     goto_step(client, "relay-twice").await?;
@@ -250,9 +251,17 @@ async fn walk_relay_steps(client: &Client) -> TestResult {
     assert_reached(client, "two-relays").await?;
     assert_eq!(counter(client, "queue_jobs").await?, "200");
     assert_ne!(counter(client, "queue_dedup_hits").await?, "0");
+    // #43: SKIP LOCKED never waits on a lock; the counters say so for each relay.
+    assert_eq!(text_of(client, "lock-wait-relay-1").await?, "0");
+    assert_eq!(text_of(client, "lock-wait-relay-2").await?, "0");
 
-    // SKIP LOCKED off through the modes panel: the lock-free SELECT (option 3).
+    // SKIP LOCKED off through the modes panel: plain FOR UPDATE (option 1) waits on the
+    // other relay's locks (#43: what SKIP LOCKED saves); then the lock-free SELECT.
     goto_step(client, "no-skip-locked").await?;
+    set_value(client, "mode-lock", "1").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "no-skip-locked").await?;
+    assert_ne!(text_of(client, "lock-wait-relay-1").await?, "0");
     set_value(client, "mode-lock", "3").await?;
     run_to_end(client).await?;
     assert_reached(client, "no-skip-locked").await?;
@@ -269,22 +278,10 @@ async fn walk_relay_steps(client: &Client) -> TestResult {
     click(client, "arm-cdc-save_offset").await?;
     run_to_end(client).await?;
     assert_reached(client, "cdc").await?;
-
-    // Cleanup: the by-age cleaner loses events (goal not reached), the lesson's does not.
-    goto_step(client, "cleanup").await?;
-    run_to_end(client).await?;
-    assert!(
-        !reached(client).await?,
-        "the by-age cleaner reached the goal"
-    );
-    assert_ne!(counter(client, "lost").await?, "0");
-    click(client, "variant-cleaner-published-only").await?;
-    run_to_end(client).await?;
-    assert_reached(client, "cleanup").await?;
     Ok(())
 }
 
-/// §5 and §6: the delivery guarantees, guessed then revealed, and the inbox.
+/// §5 and §6: the delivery guarantees, guessed then revealed, and the inbox; §7's cleanup.
 async fn walk_delivery_and_inbox(client: &Client) -> TestResult {
     // §5: guess, then reveal.
     goto_step(client, "at-most-once").await?;
@@ -308,6 +305,54 @@ async fn walk_delivery_and_inbox(client: &Client) -> TestResult {
     click(client, "arm-worker-1-begin_second").await?;
     run_to_end(client).await?;
     assert_reached(client, "inbox-own-tx").await?;
+
+    // §7, after the guarantees (#43): the by-age cleaner loses events (goal not
+    // reached), the lesson's does not.
+    goto_step(client, "cleanup").await?;
+    run_to_end(client).await?;
+    assert!(
+        !reached(client).await?,
+        "the by-age cleaner reached the goal"
+    );
+    assert_ne!(counter(client, "lost").await?, "0");
+    click(client, "variant-cleaner-published-only").await?;
+    run_to_end(client).await?;
+    assert_reached(client, "cleanup").await?;
+    Ok(())
+}
+
+/// The summary (#43, the seed's «Xulosa»): the lesson's results from the model's runs, ▶
+/// runs the canon outbox run with the relay's repeat, and the sources are one click away.
+async fn walk_summary(client: &Client) -> TestResult {
+    goto_step(client, "summary").await?;
+    // The seed's "bazada 100 vazifa, navbatda 90 hodisa — 10 tasi YO'QOLDI" and "3 marta
+    // yetkazildi → biznes amali 1 marta", as the model ran them.
+    // The panel's code loads with the side tabs' chunk (app/lazy.rs): wait for it.
+    wait_for_text(
+        client,
+        "summary-dual",
+        "Dual write: bazada 100, navbatda 90 — 10 tasi yo'qoldi",
+        20,
+    )
+    .await?;
+    assert_eq!(
+        text_of(client, "summary-inbox").await?,
+        "Inbox: yetkazildi 3 marta → biznes amali 1 marta"
+    );
+    run_to_end(client).await?;
+    assert_reached(client, "summary").await?;
+    // §2: "o'sha hodisa qayta yuborildi → navbatda baribir 100", with the 100 tasks.
+    assert_eq!(
+        text_of(client, "canon-line").await?,
+        "bazada 100; hodisa qayta yuborildi → navbatda baribir 100"
+    );
+    click(client, "summary-sources").await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(&css("sources")))
+        .await?;
+    click(client, "tab-path").await?;
     Ok(())
 }
 
@@ -384,6 +429,7 @@ async fn the_guided_path_is_walked_through_the_controls() {
         walk_dual_write_and_outbox(&client).await?;
         walk_relay_steps(&client).await?;
         walk_delivery_and_inbox(&client).await?;
+        walk_summary(&client).await?;
         progress_survives_a_reload(&client, &page).await?;
         Ok(())
     })
@@ -758,4 +804,89 @@ async fn presenter_mode_runs_from_the_keyboard() {
         Ok(())
     })
     .await;
+}
+
+/// Scrolls the element to the middle of the screen (on a phone the stage's controls stay
+/// at its top and bottom, over what a click scrolled just into view).
+async fn centre(client: &Client, testid: &str) -> TestResult {
+    client
+        .execute(
+            "document.querySelector(arguments[0]).scrollIntoView({block: 'center'});",
+            vec![css(testid).into()],
+        )
+        .await?;
+    Ok(())
+}
+
+/// #43: the summary step and the two relays' lock counters at the three screens the page
+/// is drawn for: nothing wider than the screen (the guarantees sit side by side where
+/// there is room, one under another on a phone), with a screenshot of each.
+#[tokio::test]
+async fn the_summary_and_the_relay_locks_fit_each_screen() {
+    for (w, h) in [(1920u32, 1080u32), (1280, 720), (412, 915)] {
+        let client = if w < 500 {
+            connect_phone(&env_url("OUTBOX_WEBDRIVER_URL"), w, h).await
+        } else {
+            session(w, h).await.0
+        };
+        let page = env_url("OUTBOX_E2E_URL");
+        with_session(client, move |client| async move {
+            if w >= 500 {
+                set_viewport(&client, w, h).await?;
+            }
+            open(&client, &page).await?;
+            centre(&client, "lesson-nav-summary").await?;
+            goto_step(&client, "summary").await?;
+            client
+                .wait()
+                .at_most(Duration::from_secs(20))
+                .for_element(Locator::Css(&css("lesson-summary")))
+                .await?;
+            // Where the element's box ends, and the screen's width.
+            let width = |id: &'static str| {
+                let client = client.clone();
+                async move {
+                    let v = client
+                        .execute(
+                            "const r = document.querySelector(arguments[0]).getBoundingClientRect();
+                             return [r.right, document.documentElement.clientWidth];",
+                            vec![css(id).into()],
+                        )
+                        .await?;
+                    let n = |i: usize| v[i].as_f64().unwrap_or(f64::MAX);
+                    Ok::<_, fantoccini::error::CmdError>((n(0), n(1)))
+                }
+            };
+            let (right, screen) = width("lesson-summary").await?;
+            assert!(
+                right <= screen + 0.5,
+                "{w}: summary ends at {right} of {screen}"
+            );
+            screenshot(&client, &format!("summary-{w}x{h}.png")).await?;
+            centre(&client, "lesson-nav-no-skip-locked").await?;
+            goto_step(&client, "no-skip-locked").await?;
+            centre(&client, "mode-lock").await?;
+            set_value(&client, "mode-lock", "1").await?;
+            run_to_end(&client).await?;
+            if w < 500 {
+                centre(&client, "counters-more").await?;
+                // A phone shows four counters; the rest, these among them, on a tap.
+                click(&client, "counters-more").await?;
+            }
+            let (right, screen) = width("throughput").await?;
+            assert!(
+                right <= screen + 0.5,
+                "{w}: lock counters end at {right} of {screen}"
+            );
+            client
+                .execute(
+                    "document.querySelector(arguments[0]).scrollIntoView({block: 'center'});",
+                    vec![css("throughput").into()],
+                )
+                .await?;
+            screenshot(&client, &format!("relay-locks-{w}x{h}.png")).await?;
+            Ok(())
+        })
+        .await;
+    }
 }

@@ -58,25 +58,26 @@ impl EventKind {
 /// The lesson's step ids, in its order: what a challenge's `lesson` field may name. Kept
 /// here, below both, so the challenge reader need not import the lesson (which builds
 /// on the challenge format); `lesson::steps`' tests hold it equal to `STEPS`.
-pub const LESSON_STEP_IDS: [&str; 20] = [
+pub const LESSON_STEP_IDS: [&str; 21] = [
     "lose-dual",
     "queue-first",
     "canon-dual",
     "canon-outbox",
+    "rollback",
+    "app-role",
     "outbox-try",
     "pool",
     "pool-load",
-    "rollback",
-    "app-role",
     "relay-twice",
     "two-relays",
     "no-skip-locked",
     "why-inside",
     "cdc",
-    "cleanup",
     "at-most-once",
     "at-least-once",
     "effectively-once",
     "inbox-three",
     "inbox-own-tx",
+    "cleanup",
+    "summary",
 ];

@@ -112,6 +112,7 @@ fn symptom_text(g: lesson::Goal) -> &'static str {
         G::EffectivelyOnce => "settled && worker == inbox_same_tx && duplicate_deliveries >= 1",
         G::OneEffectOfThree => "settled && deliveries >= 3 && effects == 1",
         G::InboxOwnTxBreaks => "settled && (lost >= 1 || duplicate_effects >= 1)",
+        G::Summary => "settled && tasks_in_db == 100 && queue_jobs == 100 && lost == 0",
         // Goals without a cause: the symptom is the goal.
         G::CanonDualWrite
         | G::CanonOutbox

@@ -151,6 +151,24 @@ fn run_reports_deliveries_inbox_conflicts_errors_and_polls() {
         ),
         (Some(5), Some(1))
     );
+    // Two relays with plain FOR UPDATE wait on each other's locks; with SKIP LOCKED they
+    // never do (#43); both publish the lesson's 200 between them.
+    for (name, waits) in [("two-relays-wait", true), ("two-relays-skip-locked", false)] {
+        let r = report(name);
+        let relays = r["relays"].as_object().unwrap();
+        assert_eq!(relays.len(), 2, "{r}");
+        let waited = relays
+            .values()
+            .map(|v| v["lock_wait_ticks"].as_u64().unwrap());
+        let published: u64 = relays
+            .values()
+            .map(|v| v["tarqatildi"].as_u64().unwrap())
+            .sum();
+        assert_eq!(waited.clone().all(|n| n > 0), waits, "{name}: {r}");
+        assert_eq!(waited.sum::<u64>() > 0, waits, "{name}: {r}");
+        assert_eq!(published, 200, "{name}: {r}");
+        assert!(r["published_per_100_ticks"].as_u64().unwrap() > 0, "{r}");
+    }
     // Two NOWAIT relays: the one that finds the rows locked gets 55P03.
     let r = report("two-relays-nowait");
     assert!(r["sql_errors"]["55P03"].as_u64().unwrap() > 0, "{r}");

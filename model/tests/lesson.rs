@@ -46,12 +46,30 @@ fn canon_outbox_loses_nothing() {
 #[test]
 fn canon_republish_is_absorbed_by_job_id() {
     // Lesson §2: "o'sha hodisa qayta yuborildi (at-least-once) → navbatda baribir 100
-    // (jobId = hodisa_id)".
+    // (jobId = hodisa_id)", on the canon outbox run: 100 tasks in the database (#43: it
+    // read 0 when the preset preloaded events without tasks).
     let c = run("canon-republish").counters();
+    assert_eq!(c.tasks_in_db, 100);
     assert_eq!(c.queue_jobs, 100);
     assert_eq!(c.queue_dedup_hits, 1);
     assert_eq!(c.queue_adds, 101);
     assert_eq!(c.lost, 0);
+}
+
+#[test]
+fn remove_on_complete_lets_the_republish_in() {
+    // Lesson §4.2: jobId catches the repeat "faqat ish navbatda turganda" (only while the
+    // job is in the queue): with removeOnComplete the first job is done and gone when the
+    // relay comes back, so the same jobId is a new job and is delivered again (BullMQ
+    // does the same: tests/queue_truth/dedup.rs, remove_on_complete_frees_the_id).
+    let c = run("republish-remove-on-complete").counters();
+    assert_eq!(
+        (c.tasks_in_db, c.queue_adds, c.queue_dedup_hits),
+        (100, 101, 0)
+    );
+    assert_eq!((c.deliveries, c.duplicate_deliveries), (101, 1));
+    // The worker's inbox keeps the action at once per event.
+    assert_eq!((c.effects, c.duplicate_effects, c.lost), (100, 0, 0));
 }
 
 #[test]
@@ -81,6 +99,25 @@ fn exercise_2_relay_model() {
     let row3 = w.db().event_row(EventId(3)).unwrap();
     assert_eq!(row3.data.urinishlar, 2);
     assert!(w.violations().is_empty(), "{:?}", w.violations());
+}
+
+#[test]
+fn exercise_2_preset_shows_all_three_polls() {
+    // Lesson §9, exercise 2: the relay is called three times and the third prints
+    // "{ tarqatildi: 0, xato: 0 }" (#43: the preset's run settled after two). Pressing
+    // play alone (run to settled) shows all three, and no fourth.
+    let w = run("exercise-2");
+    let relay = w
+        .procs()
+        .iter()
+        .position(|p| p.kind == ProcKind::Relay)
+        .unwrap();
+    let polls: Vec<(u32, u32)> = w.polls()[relay]
+        .iter()
+        .map(|p| (p.published, p.failed))
+        .collect();
+    assert_eq!(polls, vec![(4, 1), (1, 0), (0, 0)]);
+    assert!(w.settled());
 }
 
 #[test]

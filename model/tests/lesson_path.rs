@@ -231,3 +231,90 @@ fn an_exercise_answer_is_read_by_its_numbers() {
     assert!(!lesson::answer_matches("", ""));
     assert!(!lesson::is_answered("bilmayman") && lesson::is_answered("50000"));
 }
+
+/// The step's place in the path.
+fn place(id: &str) -> usize {
+    STEPS.iter().position(|s| s.id == id).unwrap()
+}
+
+#[test]
+fn the_path_keeps_the_lessons_order() {
+    // #43: the one-transaction guarantee (rollback, the app role, trying to break it)
+    // before the pool breaks it; the cleanup after the guarantees; the summary last.
+    let order = ["rollback", "app-role", "outbox-try", "pool"];
+    for w in order.windows(2) {
+        assert_eq!(place(w[0]) + 1, place(w[1]), "{} then {}", w[0], w[1]);
+    }
+    for g in [
+        "at-most-once",
+        "at-least-once",
+        "effectively-once",
+        "inbox-own-tx",
+    ] {
+        assert!(place(g) < place("cleanup"), "{g} before cleanup");
+    }
+    assert_eq!(STEPS.last().unwrap().id, "summary");
+    assert_eq!(place("cleanup"), STEPS.len() - 2);
+}
+
+/// A section label's first number, as a comparable list ("4.1, 4.2" → [4, 1]).
+fn section_key(section: &str) -> Vec<u32> {
+    let first = section.split(',').next().unwrap_or("").trim();
+    first.split('.').map(|n| n.parse().unwrap()).collect()
+}
+
+#[test]
+fn section_labels_never_go_back() {
+    // #43: the shown sections ran §1 §1 §2 §2 §3 §7 §3.2 §3.1 §4.2 §4.1 …; now each
+    // step's (first) section is at or after the one before it. The summary has none.
+    let numbered: Vec<_> = STEPS.iter().filter(|s| !s.section.is_empty()).collect();
+    assert_eq!(numbered.len(), STEPS.len() - 1);
+    for w in numbered.windows(2) {
+        assert!(
+            section_key(w[0].section) <= section_key(w[1].section),
+            "§{} ({}) then §{} ({})",
+            w[0].section,
+            w[0].id,
+            w[1].section,
+            w[1].id
+        );
+    }
+}
+
+#[test]
+fn at_most_once_has_its_own_run_and_check() {
+    // #43: §5's at-most-once opened the §4.2 question's run with the same check.
+    let why = lesson::step("why-inside").unwrap();
+    let most = lesson::step("at-most-once").unwrap();
+    assert_ne!(lesson::scenario(why.goal), lesson::scenario(most.goal));
+    assert_ne!(why.goal_text, most.goal_text);
+    // Its run is as big as the two guarantees after it: the three compare the same tasks.
+    let least = lesson::scenario(lesson::step("at-least-once").unwrap().goal);
+    assert_eq!(
+        lesson::scenario(most.goal).workload.tasks,
+        least.workload.tasks
+    );
+    // At most once: the run loses, and nothing reaches the queue twice.
+    let s = lesson::scenario(most.goal);
+    let mut w = world_of(&s);
+    w.run(s.max_ticks);
+    let c = w.counters();
+    assert!(c.lost > 0, "{c:?}");
+    assert_eq!(
+        (c.queue_dedup_hits, c.duplicate_deliveries),
+        (0, 0),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn the_summary_comes_from_the_lessons_runs() {
+    // The seed's «Xulosa» and §2/§6 lines: "bazada 100 vazifa, navbatda 90 hodisa — 10 tasi
+    // YO'QOLDI", "relay tarqatdi: 100, navbatda: 100 — yo'qotish 0", "qayta yuborildi →
+    // navbatda baribir 100", "3 marta yetkazildi → biznes amali 1 marta".
+    let s = lesson::summary();
+    assert_eq!((s.dual.db, s.dual.queue, s.dual.lost), (100, 90, 10));
+    assert_eq!((s.outbox.db, s.outbox.queue, s.outbox.lost), (100, 100, 0));
+    assert_eq!((s.republish.db, s.republish.queue, s.again), (100, 100, 1));
+    assert_eq!((s.deliveries, s.effects), (3, 1));
+}

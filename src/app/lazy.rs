@@ -141,12 +141,14 @@ door! {
 door! {
     /// The lesson's side tabs (the schema, the exercises, the quiz, "in real work"), in a
     /// chunk of their own loaded when one is first opened; the guided path stays in the
-    /// first load.
+    /// first load, but for its summary step's panel (#43), which comes through here too.
     lesson_tabs fn lesson_tab(tab: crate::lesson::ctl::Tab) -> AnyView {
         use crate::lesson::ctl::Tab;
         use crate::lesson::{exercises::Exercises, quiz::Quiz};
         use crate::lesson::{real_work::RealWork, schema_panel::SchemaPanel};
+        use crate::lesson::guided_step::summary::LessonSummary;
         Ok(match tab {
+            Tab::Summary => view! { <LessonSummary/> }.into_any(),
             Tab::Schema => view! { <SchemaPanel/> }.into_any(),
             Tab::Exercises => view! { <Exercises/> }.into_any(),
             Tab::Quiz => view! { <Quiz/> }.into_any(),

@@ -75,6 +75,7 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             goal: Key::LPoolLoadGoal,
             hint: Key::LPoolLoadHint,
             notes: Key::LPoolLoadNotes,
+            happened: Key::LPoolLoadHappened,
         },
         "rollback" => StepWords {
             title: Key::LRollbackTitle,
@@ -179,6 +180,14 @@ pub fn step_words(id: &str) -> Option<StepWords> {
             hint: Key::LInboxOwnTxHint,
             notes: Key::LInboxOwnTxNotes,
             happened: Key::LInboxOwnTxHappened,
+        },
+        "summary" => StepWords {
+            title: Key::LSummaryTitle,
+            body: Key::LSummaryBody,
+            goal: Key::LSummaryGoal,
+            hint: Key::LSummaryHint,
+            notes: Key::LSummaryNotes,
+            happened: Key::LSummaryHappened,
         },
         _ => return None,
     })

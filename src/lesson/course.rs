@@ -225,7 +225,10 @@ impl Course {
         };
         self.away.set(!self.builtin);
         self.step.set(i);
-        self.progress.update(|p| p.step = i);
+        self.progress.update(|p| {
+            p.step = i;
+            p.step_id.clone_from(&c.id);
+        });
         self.hint.set(false);
         // A step's own notice (the ROLLBACK's) belongs to that step.
         if self

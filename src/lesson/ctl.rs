@@ -47,6 +47,9 @@ pub enum Tab {
     RealWork,
     /// A workshop's open challenge (#23): its tab is there only while one is open.
     Workshop,
+    /// Not a tab: the summary step's panel (#43), drawn inside the guided path through
+    /// the side tabs' door, so its code loads with theirs, not in the first load.
+    Summary,
 }
 
 #[derive(Clone, Copy)]

@@ -171,7 +171,7 @@ pub fn LessonPanel(
                 <p class="course__keys" data-testid="presenter-keys">{tr(Key::PresenterKeys)}</p>
             </Show>
             {move || match lesson.tab.get() {
-                Tab::Path => EitherOf3::A(view! { <GuidedStep/> }),
+                Tab::Path => EitherOf3::A(view! { <GuidedStep side_tab/> }),
                 Tab::Workshop => EitherOf3::B(workshop_card.run()),
                 tab => EitherOf3::C(side_tab.run(tab)),
             }}

@@ -28,6 +28,10 @@ pub struct Progress {
     pub workshop: String,
     /// The step open last.
     pub step: usize,
+    /// Its id (#43: the lesson's steps were reordered, so a place alone can name another
+    /// step); saves from before have none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub step_id: String,
     /// Ids of the steps whose goal was reached.
     pub done: Vec<String>,
     /// Exercise 1's answers as typed (the lesson's only).
@@ -59,6 +63,30 @@ pub struct Prediction {
     pub actual: String,
 }
 
+/// The lesson's step ids in the order they had before #43 moved them: a lesson save
+/// without a `step_id` names its open step by its place in this order.
+const STEPS_BEFORE_43: [&str; 19] = [
+    "lose-dual",
+    "queue-first",
+    "canon-dual",
+    "canon-outbox",
+    "outbox-try",
+    "pool",
+    "rollback",
+    "app-role",
+    "relay-twice",
+    "two-relays",
+    "no-skip-locked",
+    "why-inside",
+    "cdc",
+    "cleanup",
+    "at-most-once",
+    "at-least-once",
+    "effectively-once",
+    "inbox-three",
+    "inbox-own-tx",
+];
+
 /// The longest text a saved field may hold.
 const MAX_TEXT: usize = 1_000;
 /// Options of a question.
@@ -68,12 +96,25 @@ impl Progress {
     /// Reads a saved or imported progress and holds it to `course` (the lesson when
     /// `builtin`): its id, its steps, its questions.
     pub fn from_json(text: &str, course: &Workshop, builtin: bool) -> Result<Progress, Reason> {
-        let p: Progress = serde_json::from_str(text).map_err(|e| Reason::json(&e))?;
+        let mut p: Progress = serde_json::from_str(text).map_err(|e| Reason::json(&e))?;
         if !builtin && p.workshop != course.id {
             return Err(Reason::new(Key::ReasonOtherWorkshop).arg("id", &course.id));
         }
         p.check(course, builtin)?;
+        p.step = p.open_step(course, builtin);
         Ok(p)
+    }
+
+    /// The place of the step open last: by its id when the save has one (a step that is
+    /// gone keeps the saved place); a lesson save from before #43 by the id its place had.
+    fn open_step(&self, course: &Workshop, builtin: bool) -> usize {
+        let by_id = |id: &str| course.challenges.iter().position(|c| c.id == id);
+        let id = match (self.step_id.as_str(), builtin) {
+            ("", true) => STEPS_BEFORE_43.get(self.step).copied(),
+            ("", false) => None,
+            (id, _) => Some(id),
+        };
+        id.and_then(by_id).unwrap_or(self.step)
     }
 
     /// Every index and size checked before the page uses it (an answer index out of range
@@ -306,6 +347,17 @@ mod tests {
             challenges: lesson_challenges()[..3].to_vec(),
             ..lesson()
         };
+        // #43: a save from before the reorder names its step by its old place: 5 was
+        // "pool", now after rollback, app-role and outbox-try; a new save names its id.
+        let p = Progress::from_json(r#"{"step":5}"#, &lesson(), true).unwrap();
+        assert_eq!(lesson().challenges[p.step].id, "pool");
+        let moved = Progress {
+            step: 4,
+            step_id: "rollback".into(),
+            ..Progress::default()
+        };
+        let back = Progress::from_json(&moved.to_json(), &lesson(), true).unwrap();
+        assert_eq!(lesson().challenges[back.step].id, "rollback");
         let workshop_saved =
             r#"{"workshop":"juma","step":2,"done":["lose-dual"],"predictions":[]}"#;
         let p = Progress::from_json(workshop_saved, &w, false).unwrap();

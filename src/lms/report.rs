@@ -153,6 +153,7 @@ mod tests {
     fn everything() -> Progress {
         Progress {
             step: STEPS.len() - 1,
+            step_id: STEPS[STEPS.len() - 1].id.to_string(),
             done: STEPS.iter().map(|s| s.id.to_string()).collect(),
             blanks: outbox_model::lesson::BLANKS
                 .iter()

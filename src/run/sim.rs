@@ -51,7 +51,7 @@ impl Sim {
     /// A fresh run of a scenario. The scenario must be valid ([`Sim::check`]).
     pub fn new(scenario: Scenario) -> Sim {
         let world = World::new(&scenario);
-        let first = Sample::of(0, &world.counters());
+        let first = Sample::of(0, &world);
         Sim {
             checkpoints: vec![(0, world.clone())],
             scenario,

@@ -1,5 +1,7 @@
 //! A small chart of the counters over the run: delivered, lost and the duplicates, drawn
-//! from the samples the run keeps (so it follows the timeline when you scrub).
+//! from the samples the run keeps (so it follows the timeline when you scrub); with two
+//! relays or more, also their lock waits and the events published per 100 ticks (#43:
+//! SKIP LOCKED's reason).
 
 use leptos::prelude::*;
 
@@ -39,6 +41,26 @@ const SERIES: [Series; 4] = [
     },
 ];
 
+/// Drawn only when a run has two relays or more (one relay never waits on another).
+const RELAY_SERIES: [Series; 2] = [
+    Series {
+        label: Key::CLockWaits,
+        class: "chart__line--wait",
+        get: |s| s.lock_wait_ticks,
+    },
+    Series {
+        label: Key::CThroughput,
+        class: "chart__line--rate",
+        get: |s| s.published_per_100_ticks,
+    },
+];
+
+/// The series a run draws.
+fn series(relays: bool) -> impl Iterator<Item = &'static Series> + Clone {
+    let extra: &'static [Series] = if relays { &RELAY_SERIES } else { &[] };
+    SERIES.iter().chain(extra)
+}
+
 /// SVG polyline points for one series, scaled to the chart (integer maths: the page
 /// carries no float formatting code for this).
 fn points(samples: &[Sample], get: fn(&Sample) -> u64, max_y: u64) -> String {
@@ -62,35 +84,40 @@ fn points(samples: &[Sample], get: fn(&Sample) -> u64, max_y: u64) -> String {
 pub fn Chart() -> impl IntoView {
     let ctl = use_ctl();
     let i18n = use_i18n();
+    let relays = move || {
+        ctl.scenario_version.track();
+        ctl.with_scenario(|s| s.config.relays >= 2)
+    };
     let lines = move || {
         ctl.summary_beat.track();
+        let relays = relays();
         ctl.with_samples(|samples| {
             let max_y = samples
                 .iter()
-                .flat_map(|s| SERIES.iter().map(move |r| (r.get)(s)))
+                .flat_map(|s| series(relays).map(move |r| (r.get)(s)))
                 .max()
                 .unwrap_or(1);
-            SERIES
-                .iter()
+            series(relays)
                 .map(|r| {
                     view! { <polyline class=format!("chart__line {}", r.class) points=points(samples, r.get, max_y)/> }
                 })
                 .collect_view()
         })
     };
-    let legend = SERIES
-        .iter()
-        .map(|r| {
-            view! {
-                <li class="chart__key">
-                    <svg class="chart__swatch" viewBox="0 0 24 8" aria-hidden="true">
-                        <line class=format!("chart__line {}", r.class) x1="0" y1="4" x2="24" y2="4"/>
-                    </svg>
-                    {move || i18n.t(r.label)}
-                </li>
-            }
-        })
-        .collect_view();
+    let legend = move || {
+        series(relays())
+            .map(|r| {
+                view! {
+                    <li class="chart__key">
+                        <svg class="chart__swatch" viewBox="0 0 24 8" aria-hidden="true">
+                            <line class=format!("chart__line {}", r.class) x1="0" y1="4" x2="24" y2="4"/>
+                        </svg>
+                        {move || i18n.t(r.label)}
+                    </li>
+                }
+            })
+            .collect_view()
+    };
     view! {
         <figure class="chart" data-testid="chart">
             <svg

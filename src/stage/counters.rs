@@ -7,6 +7,7 @@ use outbox_model::Counters;
 
 use crate::ctl::use_ctl;
 use crate::i18n::{tr, use_i18n, Key};
+use crate::stage::relay_locks::RelayLocks;
 
 /// One counter tile: its JSON name (for tests), label, tone, and how to read it.
 struct Tile {
@@ -198,7 +199,14 @@ pub fn CountersPanel() -> impl IntoView {
     let line = move || {
         canon().then(|| {
             let c = ctl.counters.get();
-            i18n.t(Key::CanonLine)
+            // The republish run's line says the repeat changed nothing (#43: "o'sha hodisa
+            // qayta yuborildi → navbatda baribir 100").
+            let key = if c.queue_dedup_hits > 0 {
+                Key::CanonLineRepublish
+            } else {
+                Key::CanonLine
+            };
+            i18n.t(key)
                 .replace("{db}", &c.tasks_in_db.to_string())
                 .replace("{q}", &c.queue_jobs.to_string())
         })
@@ -229,7 +237,7 @@ pub fn CountersPanel() -> impl IntoView {
             <h2 class="visually-hidden">{tr(Key::CountersHeading)}</h2>
             <div class="counters__row counters__row--flow">{tiles(FLOW, "counter--big")}</div>
             <div class="counters__row counters__row--harm">{tiles(HARM, "counter--big")}</div>
-            <div class="counters__row counters__row--small">{tiles(SMALL, "counter--small")}</div>
+            <div class="counters__row counters__row--small">{tiles(SMALL, "counter--small")}<RelayLocks/></div>
             <p class="counters__canon" data-testid="canon-line" hidden=move || !canon()>{line}</p>
             <button
                 type="button"

@@ -14,6 +14,7 @@ pub mod lifecycle;
 pub mod modes;
 pub mod notice_bar;
 pub mod pipeline;
+pub mod relay_locks;
 pub mod sequence;
 pub mod settings;
 pub mod sql_panel;

@@ -185,7 +185,25 @@ fn report(w: &World) -> Value {
             "xato": t.polls_failed,
             "newest": newest_polls(w),
         },
+        "relays": relay_locks(w),
+        "published_per_100_ticks": t.published_per_100_ticks(w.tick()),
     })
+}
+
+/// Each relay's ticks waited on a row lock and rows published (#43: SKIP LOCKED never
+/// waits; plain FOR UPDATE does).
+fn relay_locks(w: &World) -> Value {
+    let mut out = Map::new();
+    for (i, p) in w.procs().iter().enumerate() {
+        if p.kind == ProcKind::Relay {
+            let r = w.tally().relay(i as u8).cloned().unwrap_or_default();
+            out.insert(
+                p.name.clone(),
+                json!({"lock_wait_ticks": r.lock_wait_ticks, "tarqatildi": r.published}),
+            );
+        }
+    }
+    Value::Object(out)
 }
 
 /// `{"histogram": {"<n>": events with n}, "max": n}` over every event the run minted.

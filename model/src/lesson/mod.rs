@@ -11,13 +11,14 @@
 //!
 //! The parts: the path and what each step opens with and how "show me" solves it
 //! (`steps.rs`, its kinds in `step_kinds.rs`), whether a step's goal is reached
-//! (`goals.rs`), the lesson as a workshop of challenges (`workshop.rs`), and the
+//! (`goals.rs`), the summary's numbers (`summary.rs`), the lesson as a workshop of challenges (`workshop.rs`), and the
 //! exercises' checks and outputs (`exercises.rs`). This file only declares and re-exports.
 
 mod exercises;
 mod goals;
 mod step_kinds;
 mod steps;
+mod summary;
 mod workshop;
 
 pub use crate::challenge::Outcome;
@@ -29,4 +30,5 @@ pub use exercises::{
 pub use goals::{goal, goal_text, reached, step_reached, WHY_INSIDE_RIGHT};
 pub use step_kinds::{Goal, LessonStep};
 pub use steps::{scenario, solution, step, STEPS};
+pub use summary::{summary, Line, Summary};
 pub use workshop::lesson_challenges;

@@ -56,6 +56,9 @@ pub enum Goal {
     /// time loses nothing however the API dies; with more concurrent requests than the
     /// pool's connections, an API death lost an event ("it works on my laptop").
     PoolUnderLoad,
+    /// The summary (the seed's «Xulosa»): the canon outbox run with its republish ran to
+    /// the end — 100 tasks, still 100 jobs, nothing lost.
+    Summary,
 }
 
 /// One step of the guided path.

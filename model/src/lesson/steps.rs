@@ -8,7 +8,10 @@ use crate::scenario::{ApiMode, When, WorkerMode};
 use crate::world::{Action, Step};
 use crate::Scenario;
 
-/// The path, in the lesson's order.
+/// The path, in the lesson's order (#43): the one-transaction guarantee (rollback, the
+/// app role, trying to break it) before the pool breaks it; the relay; the guarantees
+/// of §5, each on its own run; the inbox; the cleanup (§7) after them; the summary last.
+/// Progress is saved by step id, so a reordering keeps old saves.
 pub const STEPS: &[LessonStep] = &[
     LessonStep {
         id: "lose-dual",
@@ -49,33 +52,6 @@ pub const STEPS: &[LessonStep] = &[
         variants: &[],
     },
     LessonStep {
-        id: "outbox-try",
-        section: "3",
-        goal: Goal::OutboxKeepsEvents,
-        goal_text: "settled && api == outbox && kill_steps(api) >= 3 && lost == 0",
-        measurement: false,
-        predict: None,
-        variants: &[],
-    },
-    LessonStep {
-        id: "pool",
-        section: "7",
-        goal: Goal::PoolLosesEvent,
-        goal_text: "api == outbox_pool && lost_by(kill(api, insert_event))",
-        measurement: false,
-        predict: None,
-        variants: &["outbox-pool"],
-    },
-    LessonStep {
-        id: "pool-load",
-        section: "7",
-        goal: Goal::PoolUnderLoad,
-        goal_text: "api == outbox_pool_begin && lost_by(kill(api))",
-        measurement: false,
-        predict: None,
-        variants: &[],
-    },
-    LessonStep {
         id: "rollback",
         section: "3.2",
         goal: Goal::RolledBackTogether,
@@ -87,7 +63,7 @@ pub const STEPS: &[LessonStep] = &[
     },
     LessonStep {
         id: "app-role",
-        section: "3.1",
+        section: "3.2",
         goal: Goal::RoleDenied,
         goal_text: "refused_by_hand(select_count_outbox, 42501)",
         measurement: false,
@@ -95,8 +71,35 @@ pub const STEPS: &[LessonStep] = &[
         variants: &[],
     },
     LessonStep {
+        id: "outbox-try",
+        section: "3.2",
+        goal: Goal::OutboxKeepsEvents,
+        goal_text: "settled && api == outbox && kill_steps(api) >= 3 && lost == 0",
+        measurement: false,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
+        id: "pool",
+        section: "3.2, 7",
+        goal: Goal::PoolLosesEvent,
+        goal_text: "api == outbox_pool && lost_by(kill(api, insert_event))",
+        measurement: false,
+        predict: None,
+        variants: &["outbox-pool"],
+    },
+    LessonStep {
+        id: "pool-load",
+        section: "3.2, 7",
+        goal: Goal::PoolUnderLoad,
+        goal_text: "api == outbox_pool_begin && lost_by(kill(api))",
+        measurement: false,
+        predict: None,
+        variants: &[],
+    },
+    LessonStep {
         id: "relay-twice",
-        section: "4.2",
+        section: "4.1, 4.2",
         goal: Goal::RelaySendsTwice,
         goal_text: "republished_by(kill(relay, mark_published))",
         measurement: false,
@@ -142,19 +145,11 @@ pub const STEPS: &[LessonStep] = &[
         variants: &[],
     },
     LessonStep {
-        id: "cleanup",
-        section: "7",
-        goal: Goal::CleanerKeepsUnpublished,
-        goal_text: "settled && cleaner_published_only == true && events_in_outbox > 0 && lost == 0",
-        measurement: false,
-        predict: None,
-        variants: &["cleaner-by-age", "cleaner-published-only"],
-    },
-    LessonStep {
         id: "at-most-once",
         section: "5",
         goal: Goal::AtMostOnceLoses,
-        goal_text: "settled && relay_mode == mark_first && lost_by(kill(relay, publish))",
+        goal_text: "settled && relay_mode == mark_first && lost_by(kill(relay, publish)) && \
+                    queue_dedup_hits == 0 && duplicate_deliveries == 0",
         measurement: false,
         predict: Some(Outcome::Lost),
         variants: &[],
@@ -198,6 +193,27 @@ pub const STEPS: &[LessonStep] = &[
         measurement: false,
         predict: None,
         variants: &[],
+    },
+    LessonStep {
+        id: "cleanup",
+        section: "7",
+        goal: Goal::CleanerKeepsUnpublished,
+        goal_text: "settled && cleaner_published_only == true && events_in_outbox > 0 && lost == 0",
+        measurement: false,
+        predict: None,
+        variants: &["cleaner-by-age", "cleaner-published-only"],
+    },
+    // The seed's «Xulosa»: no section number; the page names it.
+    LessonStep {
+        id: "summary",
+        section: "",
+        goal: Goal::Summary,
+        goal_text: "settled && api == outbox && killed(api, respond) && \
+                    republished_by(kill(relay, publish)) && tasks_in_db == 100 && \
+                    queue_jobs == 100 && lost == 0",
+        measurement: true,
+        predict: None,
+        variants: &["republish-remove-on-complete"],
     },
 ];
 
@@ -261,7 +277,7 @@ pub fn scenario(goal: Goal) -> Scenario {
         Goal::PublishOutsideLoses => from_preset("at-most-once-relay"),
         Goal::CdcSurvivesKill => cdc_by_hand(),
         Goal::CleanerKeepsUnpublished => from_preset("cleaner-by-age"),
-        Goal::AtMostOnceLoses => from_preset("at-most-once-relay"),
+        Goal::AtMostOnceLoses => at_most_once(),
         Goal::AtLeastOnceDuplicates => from_preset("worker-no-inbox"),
         Goal::EffectivelyOnce => effectively_once(),
         Goal::OneEffectOfThree => from_preset("exercise-3"),
@@ -276,6 +292,7 @@ pub fn scenario(goal: Goal) -> Scenario {
             "An outbox table, both INSERTs through the pool, 10 tasks and no kills yet: lose an event anyway",
         ),
         Goal::PoolUnderLoad => pool_load(1),
+        Goal::Summary => from_preset("canon-republish"),
         Goal::InboxOwnTxBreaks => named(
             sandbox(ApiMode::Outbox, 10),
             "lesson-inbox-own-tx",
@@ -307,6 +324,8 @@ pub const POOL_LOAD_CONNECTIONS: u32 = 2;
 fn relay_twice() -> Scenario {
     let mut s = from_preset("canon-republish");
     s.faults.clear();
+    // Events waiting, no requests (#43: the preset is now the canon outbox run).
+    s.workload.tasks = 0;
     s.workload.preloaded_events = 10;
     named(
         s,
@@ -331,6 +350,20 @@ fn cdc_by_hand() -> Scenario {
         s,
         "lesson-cdc",
         "CDC relay with no kills yet: kill it after publishing, before it saves its offset",
+    )
+}
+
+/// §5's at-most-once on its own run (#43: it opened the §4.2 question's run, with the
+/// same check): the mark-first relay over the same 10 tasks and one worker as the two
+/// guarantees after it, killed after its COMMIT, before publishing; its check adds the
+/// guarantee's other half, never twice (no repeat reached the queue or the worker).
+fn at_most_once() -> Scenario {
+    let mut s = from_preset("at-most-once-relay");
+    s.workload.tasks = from_preset("worker-no-inbox").workload.tasks;
+    named(
+        s,
+        "lesson-at-most-once",
+        "At most once: the relay marks and commits before it publishes, 10 tasks; it dies after its COMMIT, before publishing",
     )
 }
 

@@ -35,6 +35,18 @@ fn base(name: &str, summary: &str) -> Scenario {
     }
 }
 
+/// The canon outbox run with the relay's republish (`canon-republish` and its worker
+/// variant).
+fn canon_republish() -> Scenario {
+    let mut s = base("canon-republish", "The canon outbox run; the relay dies after its first queue.add, the next poll republishes that event and jobId = hodisa_id absorbs it → 100 in the database, still 100 jobs, 1 dedup hit");
+    s.workload.tasks = 100;
+    s.config.workers = 0;
+    s.faults.push(kill("api", Step::Respond, CANON_KILL, None));
+    s.faults
+        .push(kill("relay-1", Step::Publish, When::Nth { n: 2 }, Some(1)));
+    s
+}
+
 /// The named presets, in teaching order.
 ///
 /// This is a table, and longer than a function should be on purpose: one entry per
@@ -73,16 +85,23 @@ pub fn presets() -> Vec<Scenario> {
         .push(kill("api", Step::InsertEvent, CANON_KILL, None));
     v.push(s);
 
-    // Lesson §2: "o'sha hodisa qayta yuborildi → navbatda baribir 100 (jobId = hodisa_id)".
-    // The relay dies after adding its batch's first event, before COMMIT; its next poll
-    // adds that event again and BullMQ ignores the known jobId.
-    let mut s = base("canon-republish", "The relay dies after its first queue.add; the next poll republishes that event and jobId = hodisa_id absorbs it → still 100 jobs, 1 dedup hit");
+    // Lesson §2: "o'sha hodisa qayta yuborildi → navbatda baribir 100". The canon outbox
+    // run (#43: it preloaded events without tasks, so its canon line read "0 in the
+    // database"); its relay dies after adding its batch's first event, before COMMIT; its
+    // next poll adds that event again and BullMQ ignores the known jobId. No worker: the
+    // jobs stay in the queue, where jobId can see them.
+    let mut s = canon_republish();
     s.measurement = true;
-    s.workload.tasks = 0;
-    s.workload.preloaded_events = 100;
-    s.config.workers = 0;
-    s.faults
-        .push(kill("relay-1", Step::Publish, When::Nth { n: 2 }, Some(1)));
+    v.push(s);
+
+    // The same with a worker and removeOnComplete (the lesson's §4.2 caveat): the first
+    // job is done and removed before the relay is back, so the republish with the same
+    // jobId is a new job, delivered again; the inbox keeps the action at once.
+    let mut s = canon_republish();
+    s.name = "republish-remove-on-complete".into();
+    s.summary = "The same republish with a worker and removeOnComplete: the completed job is gone, so the same jobId is added again → 101 jobs made, a duplicate delivery the inbox absorbs".into();
+    s.config.workers = 1;
+    s.config.queue.remove_on_complete = true;
     v.push(s);
 
     // Lesson §9, exercise 2: five events, the publish of event 3 fails the first time.
@@ -91,6 +110,13 @@ pub fn presets() -> Vec<Scenario> {
     s.workload.preloaded_events = 5;
     s.config.workers = 0;
     s.faults.push(Fault::FailPublish { event: 3, times: 1 });
+    // The exercise calls the relay three times; the third poll finds nothing ({ 0, 0 }).
+    // The run is settled after the second (tick 34), so a no-op scheduled while the relay
+    // sleeps before the third keeps it going: the clock jumps to the relay's wake, the
+    // no-op and the third poll's BEGIN run in one step, and the run settles when that
+    // poll commits, before a fourth (#43; tests/lesson.rs counts the polls).
+    let before_third_poll = 2 * s.config.relay.poll_interval_ticks;
+    at(&mut s, before_third_poll, Action::Tick);
     v.push(s);
 
     // Lesson §9, exercise 3: a 50 000 payment delivered three times, the first delivery

@@ -265,6 +265,9 @@ impl World {
             out.clear();
             self.scratch = out;
         }
+        if self.procs[i].kind == ProcKind::Relay {
+            self.tally.lock_wait_ended(i as u8, tick);
+        }
         let p = &mut self.procs[i];
         if p.alive {
             self.dead += 1;

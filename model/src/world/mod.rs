@@ -61,4 +61,4 @@ pub use refusal::Refusal;
 pub use relay_mem::{Poll, RelayMem};
 pub use script_result::{ScriptResult, PG_SLEEP_TICKS};
 pub use state::World;
-pub use tally::{Tally, SQL_ERROR_CODES};
+pub use tally::{RelayTally, Tally, SQL_ERROR_CODES};

@@ -31,7 +31,9 @@ impl World {
             }
         }
         let before = self.procs[i].pc;
-        self.procs[i].blocked = None;
+        if self.procs[i].blocked.take().is_some() && self.procs[i].kind == ProcKind::Relay {
+            self.tally.lock_wait_ended(i as u8, self.tick);
+        }
         // What a worker or the API holds is checked after each of its steps. Its class
         // changes only at the steps that say so (they push it to `touched`): the API's
         // INSERT of the task, COMMIT, queue.add, answer and ROLLBACK; the worker's inbox
@@ -90,6 +92,9 @@ impl World {
             }
         }
         self.procs[i].blocked = Some(w);
+        if matches!(w, Wait::Tx(_)) && self.procs[i].kind == ProcKind::Relay {
+            self.tally.lock_wait_began(i as u8, self.tick);
+        }
         let step = self.procs[i].pc;
         self.log(Some(ProcId(i as u8)), Some(step), Note::Blocked { on: w });
     }

@@ -31,7 +31,7 @@ impl World {
         m.ok.clear();
         m.bad.clear();
         m.cursor.reset();
-        self.tally.poll(poll.published, poll.failed);
+        self.tally.poll(i as u8, poll.published, poll.failed);
         if self.history {
             let h = &mut self.polls[i];
             if h.len() >= POLL_HISTORY {

@@ -30,6 +30,26 @@ pub struct Tally {
     /// Rows those polls published (the lesson's `tarqatildi`) and failed (`xato`).
     pub polls_published: u64,
     pub polls_failed: u64,
+    /// Each relay's own part, in the order relays first counted (a few at most: a list,
+    /// not a map), for the SKIP LOCKED comparison (#43): only counted, never read by a
+    /// rule.
+    pub relays: Vec<RelayTally>,
+}
+
+/// One relay's lock waits and output.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct RelayTally {
+    /// The relay's process index.
+    pub relay: u8,
+    /// Ticks it spent blocked on a row lock another transaction held (plain `FOR UPDATE`
+    /// waits; SKIP LOCKED and NOWAIT never do): from the blocked statement to the relay's
+    /// next step.
+    pub lock_wait_ticks: u64,
+    /// Rows its committed polls published.
+    pub published: u64,
+    /// The tick its current wait began, while it waits.
+    #[serde(skip)]
+    pub(super) waiting_since: Option<u64>,
 }
 
 impl Tally {
@@ -46,10 +66,56 @@ impl Tally {
         }
     }
 
-    pub(super) fn poll(&mut self, published: u32, failed: u32) {
+    pub(super) fn poll(&mut self, relay: u8, published: u32, failed: u32) {
+        self.entry(relay).published += published as u64;
         self.polls += 1;
         self.polls_published += published as u64;
         self.polls_failed += failed as u64;
+    }
+
+    /// A relay blocked on a row lock at `tick`.
+    pub(super) fn lock_wait_began(&mut self, relay: u8, tick: u64) {
+        self.entry(relay).waiting_since.get_or_insert(tick);
+    }
+
+    /// A relay's wait ended at `tick` (it ran again, or it was killed).
+    pub(super) fn lock_wait_ended(&mut self, relay: u8, tick: u64) {
+        if let Some(r) = self.relays.iter_mut().find(|r| r.relay == relay) {
+            if let Some(since) = r.waiting_since.take() {
+                r.lock_wait_ticks += tick.saturating_sub(since);
+            }
+        }
+    }
+
+    /// Relay `relay`'s part, made on its first count.
+    fn entry(&mut self, relay: u8) -> &mut RelayTally {
+        let at = match self.relays.iter().position(|r| r.relay == relay) {
+            Some(at) => at,
+            None => {
+                self.relays.push(RelayTally {
+                    relay,
+                    ..RelayTally::default()
+                });
+                self.relays.len() - 1
+            }
+        };
+        &mut self.relays[at]
+    }
+
+    /// Relay `relay`'s part (its process index), if it has counted anything.
+    pub fn relay(&self, relay: u8) -> Option<&RelayTally> {
+        self.relays.iter().find(|r| r.relay == relay)
+    }
+
+    /// Ticks every relay waited on row locks, together.
+    pub fn lock_wait_ticks(&self) -> u64 {
+        self.relays.iter().map(|r| r.lock_wait_ticks).sum()
+    }
+
+    /// Events the relays published per 100 ticks of a run `ticks` long (0 before the
+    /// first tick).
+    pub fn published_per_100_ticks(&self, ticks: u64) -> u64 {
+        (self.polls_published * 100).checked_div(ticks).unwrap_or(0)
     }
 
     /// `(code, count)` for every code that occurred, "other" for codes not listed.

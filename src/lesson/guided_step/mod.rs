@@ -6,6 +6,7 @@ pub mod hint_target;
 pub mod step_actions;
 pub mod step_nav;
 pub mod step_variants;
+pub mod summary;
 pub mod what_happened;
 pub mod why_question;
 
@@ -14,7 +15,7 @@ use outbox_model::lesson::STEPS;
 
 use crate::i18n::lesson_words::step_words;
 use crate::i18n::{tr, use_i18n, Key};
-use crate::lesson::ctl::use_lesson;
+use crate::lesson::ctl::{use_lesson, Tab};
 use crate::lesson::guided_step::hint_target::follow_hint;
 use crate::lesson::guided_step::step_actions::StepActions;
 use crate::lesson::guided_step::step_nav::StepNav;
@@ -29,8 +30,10 @@ use crate::lesson::predict::Predict;
 #[derive(Clone, Copy)]
 pub struct HappenedDoor(pub Callback<(), AnyView>);
 
+/// `side_tab`: the lesson's side tabs' door (`app/lazy.rs`), which also draws the summary
+/// step's panel (#43: its code is not in the first load).
 #[component]
-pub fn GuidedStep() -> impl IntoView {
+pub fn GuidedStep(#[prop(into)] side_tab: Callback<Tab, AnyView>) -> impl IntoView {
     let lesson = use_lesson();
     let i18n = use_i18n();
     let words =
@@ -60,6 +63,12 @@ pub fn GuidedStep() -> impl IntoView {
             words().hint
         })
     };
+    // The summary has no section number: it is the seed's «Xulosa».
+    let section = move || match STEPS[lesson.course.step.get()].section {
+        "" => i18n.t(Key::SummarySection).to_string(),
+        s => i18n.t(Key::SectionLabel).replace("{s}", s),
+    };
+    let is_summary = move || STEPS[lesson.course.step.get()].id == "summary";
     view! {
         <div class="lesson" data-testid="lesson">
             <StepNav/>
@@ -67,7 +76,7 @@ pub fn GuidedStep() -> impl IntoView {
                 <p class="lesson__meta">
                     <span data-testid="lesson-step-of">{step_of}</span>
                     " · "
-                    <span>{move || i18n.t(Key::SectionLabel).replace("{s}", STEPS[lesson.course.step.get()].section)}</span>
+                    <span>{section}</span>
                 </p>
                 <h2 class="lesson__title" data-testid="lesson-title">{move || i18n.t(words().title)}</h2>
                 <p class="lesson__body">{move || i18n.t(words().body)}</p>
@@ -87,6 +96,9 @@ pub fn GuidedStep() -> impl IntoView {
                 // needs an act of the learner, and its goal says which.
                 <Show when=move || STEPS[lesson.course.step.get()].measurement>
                     <p class="lesson__measurement" data-testid="lesson-measurement">{tr(Key::StepIsMeasurement)}</p>
+                </Show>
+                <Show when=is_summary>
+                    {move || side_tab.run(Tab::Summary)}
                 </Show>
                 <Show when=move || finished.get() && door.is_some()>
                     {move || door.map(|d| d.0.run(()))}

@@ -59,8 +59,7 @@ impl Sim {
         {
             self.samples.pop();
         }
-        self.samples
-            .push(Sample::of(self.pos, &self.world.counters()));
+        self.samples.push(Sample::of(self.pos, &self.world));
         // Grid points from 0 to pos number pos / every + 1, so once over the limit one
         // doubling roughly halves them; `every` stays below pos, far from overflowing,
         // and the cap only guards that reasoning.

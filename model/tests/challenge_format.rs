@@ -292,7 +292,7 @@ fn a_workshop_holds_at_most_thirty_two_challenges() {
         e.kind,
         FormatErrorKind::TooMany {
             what: "challenges",
-            max: 20
+            max: MAX_CHALLENGES
         }
     );
     assert_eq!(e.kind.code(), "too_many");

@@ -7,6 +7,8 @@
 //! values and lesson steps into keys.
 
 pub mod cyrillic;
+#[cfg(test)]
+mod cyrillic_audit;
 pub mod lang;
 pub mod lang_file;
 pub mod lesson_words;

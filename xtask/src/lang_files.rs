@@ -1,4 +1,5 @@
-//! The language files the page fetches (English, Russian): `generated/i18n/<code>.json`,
+//! The language files the page fetches (English, Russian, and Uzbek in Cyrillic made from
+//! uz.json by the page's converter): `generated/i18n/<code>.json`,
 //! written by the pre_build hook (`cargo xtask css`) and copied into `dist/i18n/` by
 //! index.html. Each is a JSON array of its texts in the order of i18n/uz.json, the order of
 //! the page's `Key` enum (build.rs): the wasm then carries no key names (~2.9 KB gzip of the
@@ -12,6 +13,12 @@ use std::path::Path;
 #[path = "../../src/i18n/pairs.rs"]
 #[allow(dead_code)]
 mod pairs;
+
+// The page's own Latin → Cyrillic converter: the page fetches Uzbek in Cyrillic made
+// here, so the converter is not in its first load.
+#[path = "../../src/i18n/cyrillic.rs"]
+#[allow(dead_code)]
+mod cyrillic;
 
 /// The fetched languages (Uzbek, the reference, is compiled in).
 const FETCHED: [&str; 2] = ["en", "ru"];
@@ -36,9 +43,21 @@ fn write_into(root: &Path, dir: &Path) -> Result<(), String> {
             .map_err(|key| format!("i18n/{code}.json lacks {key} (build.rs says more)"))?;
         let json = serde_json::to_string(&texts).map_err(|e| e.to_string())? + "\n";
         let out = dir.join(format!("{code}.json"));
-        if std::fs::read_to_string(&out).ok().as_deref() != Some(json.as_str()) {
-            std::fs::write(&out, json).map_err(|e| format!("write {}: {e}", out.display()))?;
-        }
+        write_if_changed(&out, &json)?;
+    }
+    // Uzbek in Cyrillic: every Uzbek text through the converter, in the same order.
+    let cyrillic: Vec<String> = order
+        .iter()
+        .map(|(_, uz)| cyrillic::to_cyrillic(uz))
+        .collect();
+    let json = serde_json::to_string(&cyrillic).map_err(|e| e.to_string())? + "\n";
+    write_if_changed(&dir.join("uz-Cyrl.json"), &json)
+}
+
+/// Writes `text` to `out` unless it already holds it (an unchanged file keeps its time).
+fn write_if_changed(out: &Path, text: &str) -> Result<(), String> {
+    if std::fs::read_to_string(out).ok().as_deref() != Some(text) {
+        std::fs::write(out, text).map_err(|e| format!("write {}: {e}", out.display()))?;
     }
     Ok(())
 }
@@ -68,6 +87,13 @@ mod tests {
             super::pairs::parse(&text).unwrap().0
         };
         let uz = read("uz");
+        // Uzbek in Cyrillic (#43): the converter's output of each Uzbek text, in order.
+        let cyrl: Vec<String> =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("uz-Cyrl.json")).unwrap())
+                .unwrap();
+        assert_eq!(cyrl.len(), uz.len());
+        assert_eq!(cyrl[0], super::cyrillic::to_cyrillic(&uz[0].1));
+        assert!(cyrl.iter().any(|t| t.contains('ў')), "no Cyrillic made");
         for code in super::FETCHED {
             let file: Vec<String> = serde_json::from_str(
                 &std::fs::read_to_string(dir.join(format!("{code}.json"))).unwrap(),

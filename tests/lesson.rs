@@ -559,6 +559,9 @@ async fn consoles_match_the_lesson(client: &Client) -> TestResult {
         Some("false"),
         "event 3 fails once: it reaches the queue last"
     );
+    // #43: the order is tied to the relay's per-event failures (the lesson's second decision).
+    let why = text_of(client, "ex2-why").await?;
+    assert!(why.contains("ikkinchi qaror"), "{why}");
     set_value(client, "ex2-guess", "1, 2, 4, 5, 3").await?;
     assert_eq!(
         attr(client, "ex2-guess-result", "data-right")

@@ -206,6 +206,11 @@ fn relay_exercise() -> impl IntoView {
                 <button type="button" data-testid="ex2-load" on:click=move |_| ctl.load_preset("exercise-2")>{tr(Key::ExLoad)}</button>
             </div>
             {move || ex2.get().map(|out| compare("ex2", &lesson::EXERCISE_2_EXPECTED, out))}
+            // #43: the order 1, 2, 4, 5, 3 is the price of the relay's per-event failures
+            // (the lesson's second decision), said once the output is there.
+            {move || ex2.with(Option::is_some).then(|| view! {
+                <p class="exercise__note" data-testid="ex2-why">{tr(Key::Ex2Why)}</p>
+            })}
             {gloss("ex2", Key::Ex2Gloss)}
         </div>
     }

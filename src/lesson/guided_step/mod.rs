@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use outbox_model::lesson::STEPS;
 
 use crate::i18n::lesson_words::step_words;
-use crate::i18n::{tr, use_i18n, Key};
+use crate::i18n::{tr, use_i18n, I18n, Key};
 use crate::lesson::ctl::{use_lesson, Tab};
 use crate::lesson::guided_step::hint_target::follow_hint;
 use crate::lesson::guided_step::step_actions::StepActions;
@@ -30,6 +30,21 @@ use crate::lesson::predict::Predict;
 #[derive(Clone, Copy)]
 pub struct HappenedDoor(pub Callback<(), AnyView>);
 
+/// "Step n of m", in the reader's language.
+fn step_of(i18n: I18n, step: usize) -> String {
+    i18n.t(Key::StepOf)
+        .replace("{n}", &(step + 1).to_string())
+        .replace("{m}", &STEPS.len().to_string())
+}
+
+/// The step's section label; the summary has no section number: it is the seed's «Xulosa».
+fn section(i18n: I18n, step: usize) -> String {
+    match STEPS[step].section {
+        "" => i18n.t(Key::SummarySection).to_string(),
+        s => i18n.t(Key::SectionLabel).replace("{s}", s),
+    }
+}
+
 /// `side_tab`: the lesson's side tabs' door (`app/lazy.rs`), which also draws the summary
 /// step's panel (#43: its code is not in the first load).
 #[component]
@@ -38,11 +53,6 @@ pub fn GuidedStep(#[prop(into)] side_tab: Callback<Tab, AnyView>) -> impl IntoVi
     let i18n = use_i18n();
     let words =
         move || step_words(STEPS[lesson.course.step.get()].id).expect("every step has words");
-    let step_of = move || {
-        i18n.t(Key::StepOf)
-            .replace("{n}", &(lesson.course.step.get() + 1).to_string())
-            .replace("{m}", &STEPS.len().to_string())
-    };
     // After a variant that armed its ☠, the hint must not ask for that ☠ again: pressing
     // it would disarm it (#42).
     let variant = Signal::derive(move || {
@@ -63,20 +73,15 @@ pub fn GuidedStep(#[prop(into)] side_tab: Callback<Tab, AnyView>) -> impl IntoVi
             words().hint
         })
     };
-    // The summary has no section number: it is the seed's «Xulosa».
-    let section = move || match STEPS[lesson.course.step.get()].section {
-        "" => i18n.t(Key::SummarySection).to_string(),
-        s => i18n.t(Key::SectionLabel).replace("{s}", s),
-    };
     let is_summary = move || STEPS[lesson.course.step.get()].id == "summary";
     view! {
         <div class="lesson" data-testid="lesson">
             <StepNav/>
             <article class="lesson__step" data-testid="lesson-step" data-step=move || STEPS[lesson.course.step.get()].id>
                 <p class="lesson__meta">
-                    <span data-testid="lesson-step-of">{step_of}</span>
+                    <span data-testid="lesson-step-of">{move || step_of(i18n, lesson.course.step.get())}</span>
                     " · "
-                    <span>{section}</span>
+                    <span>{move || section(i18n, lesson.course.step.get())}</span>
                 </p>
                 <h2 class="lesson__title" data-testid="lesson-title">{move || i18n.t(words().title)}</h2>
                 <p class="lesson__body">{move || i18n.t(words().body)}</p>

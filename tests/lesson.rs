@@ -215,7 +215,11 @@ async fn walk_dual_write_and_outbox(client: &Client) -> TestResult {
     run_to_end(client).await?;
     assert_reached(client, "pool").await?;
     assert_ne!(counter(client, "lost").await?, "0");
+    Ok(())
+}
 
+/// §7 under load (#43): the pool-load step after pool.
+async fn walk_pool_under_load(client: &Client) -> TestResult {
     // §7 under load (#43): BEGIN … COMMIT through pool.query. One request at a time, the
     // API killed between its INSERTs: nothing lost (the laptop). Three requests on the
     // pool of two, api-1 killed there: an event lost.
@@ -427,6 +431,7 @@ async fn the_guided_path_is_walked_through_the_controls() {
         open(&client, &page).await?;
 
         walk_dual_write_and_outbox(&client).await?;
+        walk_pool_under_load(&client).await?;
         walk_relay_steps(&client).await?;
         walk_delivery_and_inbox(&client).await?;
         walk_summary(&client).await?;

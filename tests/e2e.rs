@@ -99,6 +99,32 @@ async fn a_browser_that_prefers_russian_opens_in_russian() {
     .await;
 }
 
+/// #43: a browser that prefers Uzbek in Cyrillic opens the page in it; since this stop
+/// its texts are `i18n/uz-Cyrl.json`, written by `cargo xtask css` with the page's own
+/// converter and fetched like Russian: the page's texts equal the converter's (natively,
+/// `t` makes them from uz.json), and the switch back to Latin needs no fetch.
+#[tokio::test]
+async fn a_browser_that_prefers_uzbek_in_cyrillic_opens_in_cyrillic() {
+    let page = env_url("OUTBOX_E2E_URL");
+    let webdriver = env_url("OUTBOX_WEBDRIVER_URL");
+    let client = connect(&webdriver, 1366, 768, &["--accept-lang=uz-Cyrl-UZ,ru"]).await;
+    with_session(client, |client| async move {
+        open(&client, &page).await?;
+        let cyrillic = t(Lang::UzCyrl, Key::Tagline);
+        assert_ne!(
+            cyrillic,
+            t(Lang::Uz, Key::Tagline),
+            "the converter changed nothing"
+        );
+        wait_for_text(&client, "tagline", cyrillic, 10).await?;
+        assert_eq!(html_lang(&client).await?.as_deref(), Some("uz-Cyrl"));
+        click(&client, "lang-uz").await?;
+        wait_for_text(&client, "tagline", t(Lang::Uz, Key::Tagline), 10).await?;
+        Ok(())
+    })
+    .await;
+}
+
 /// #21: a language file that cannot be fetched leaves the page in its language and says
 /// so, in that language (the page's `fetch` is replaced for the language file only, so
 /// the server stays as it is).

@@ -199,13 +199,25 @@ pub async fn text_of(client: &Client, testid: &str) -> Result<String, fantoccini
 pub async fn click(client: &Client, testid: &str) -> TestResult {
     // Panels whose code loads on use (the lesson's side tabs, the details tabs) draw a
     // moment after their tab is chosen: wait for the element rather than fail at once.
-    client
+    let element = client
         .wait()
         .at_most(Duration::from_secs(10))
         .for_element(Locator::Css(&css(testid)))
-        .await?
-        .click()
         .await?;
+    match element.clone().click().await {
+        // A floating notice (#42: bottom left, it moves nothing) may lie over a control
+        // near the bottom of the window: a reader scrolls it into view, so does the test.
+        Err(fantoccini::error::CmdError::Standard(e))
+            if e.error == fantoccini::error::ErrorStatus::ElementClickIntercepted =>
+        {
+            let arg = serde_json::to_value(&element)?;
+            client
+                .execute("arguments[0].scrollIntoView({block: 'center'})", vec![arg])
+                .await?;
+            element.click().await?;
+        }
+        other => other?,
+    }
     Ok(())
 }
 
